@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// iCare for Linux: an eye-break reminder service on the session bus.
+// No third-party packages: two system C libraries (libdbus-1, libsystemd)
+// and the toolchain's own modules. The daemon and its libraries import
+// Glibc only (no Foundation) to stay small; tests may use Foundation.
+let package = Package(
+    name: "icare",
+    products: [
+        .executable(name: "icared", targets: ["icared"]),
+        .executable(name: "icarectl", targets: ["icarectl"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(name: "SystemdKit", dependencies: ["CSystemd"]),
+        .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"]),
+        .target(name: "ReminderCore"),
+        .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
+        .target(
+            name: "ReminderService",
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit"]
+        ),
+        .executableTarget(name: "icared", dependencies: ["ReminderService"]),
+        .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore"]),
+        .executableTarget(name: "icarectl", dependencies: ["ICareCLI"]),
+        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
+        .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
+        .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit"]),
+        .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
