@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore"]),
         .executableTarget(name: "icarectl", dependencies: ["ICareCLI"]),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
+        // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
         .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit"]),
-        .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport"]),
+        .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,98 @@
+import CDBus
+
+/// A D-Bus message (owns one reference to a `DBusMessage`).
+public final class Message {
+    /// The `DBusMessage*`.
+    public let raw: OpaquePointer
+
+    /// Adopts a reference the caller owns.
+    init(adopting raw: OpaquePointer) { self.raw = raw }
+
+    /// Takes an extra reference (dbus_message_ref).
+    init(retaining raw: OpaquePointer) {
+        dbus_message_ref(raw)
+        self.raw = raw
+    }
+
+    deinit { dbus_message_unref(raw) }
+
+    /// The message kinds.
+    public enum Kind: Int32, Sendable { case invalid = 0, methodCall = 1, methodReturn = 2, error = 3, signal = 4 }
+
+    public var kind: Kind { Kind(rawValue: dbus_message_get_type(raw)) ?? .invalid }
+    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    /// The signature of the body, `""` when empty.
+    public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+    public var serial: UInt32 { dbus_message_get_serial(raw) }
+    public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+    /// Whether the caller said it wants no reply.
+    public var noReply: Bool { dbus_message_get_no_reply(raw) != 0 }
+
+    /// Whether this is `interface.member` of the given kind.
+    public func isSignal(_ interface: String, _ member: String) -> Bool {
+        dbus_message_is_signal(raw, interface, member) != 0
+    }
+    public func isMethodCall(_ interface: String, _ member: String) -> Bool {
+        dbus_message_is_method_call(raw, interface, member) != 0
+    }
+
+    // MARK: making messages
+
+    /// A method call (dbus_message_new_method_call).
+    public static func methodCall(destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName, arguments: [DBusValue] = []) -> Message {
+        let m = Message(adopting: dbus_message_new_method_call(destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)!)
+        m.append(arguments)
+        return m
+    }
+
+    /// A signal (dbus_message_new_signal).
+    public static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [DBusValue] = []) -> Message {
+        let m = Message(adopting: dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)!)
+        m.append(arguments)
+        return m
+    }
+
+    /// The reply to this call (dbus_message_new_method_return).
+    public func methodReturn(_ arguments: [DBusValue] = []) -> Message {
+        let m = Message(adopting: dbus_message_new_method_return(raw)!)
+        m.append(arguments)
+        return m
+    }
+
+    /// The error reply to this call (dbus_message_new_error).
+    public func errorReply(_ error: DBusError) -> Message {
+        let name = dbus_validate_error_name(error.name, nil) != 0 ? error.name : "org.freedesktop.DBus.Error.Failed"
+        return Message(adopting: dbus_message_new_error(raw, name, error.message)!)
+    }
+
+    /// For an error reply: the error it carries.
+    public var error: DBusError? {
+        guard kind == .error else { return nil }
+        let text = (try? arguments().first?.string) ?? nil
+        return DBusError(name: errorName ?? "org.freedesktop.DBus.Error.Failed", message: text ?? "")
+    }
+
+    // MARK: body
+
+    /// Appends values to the body (dbus_message_iter_append_basic / open_container).
+    public func append(_ values: [DBusValue]) {
+        guard !values.isEmpty else { return }
+        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { iter.deallocate() }
+        dbus_message_iter_init_append(raw, iter)
+        for v in values { MessageWriter.write(v, into: iter) }
+    }
+
+    /// Reads the whole body.
+    public func arguments() throws(DBusError) -> [DBusValue] {
+        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { iter.deallocate() }
+        guard dbus_message_iter_init(raw, iter) != 0 else { return [] }
+        return try MessageReader.readAll(iter)
+    }
+}

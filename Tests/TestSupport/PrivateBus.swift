@@ -1,0 +1,59 @@
+import Foundation
+
+/// A `dbus-daemon` of the test's own, never the host's session bus.
+public final class PrivateBus: @unchecked Sendable {
+    public let address: String
+    public let process: Process
+    public let directory: URL
+
+    /// Starts a session-type bus; `serviceDirectory` adds a folder of activatable services.
+    public init(serviceDirectory: String? = nil, system: Bool = false) throws {
+        let daemon = try Subprocess.which("dbus-daemon")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("icare-bus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        var config = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>\(system ? "system" : "session")</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+
+        """
+        if let serviceDirectory { config += "  <servicedir>\(serviceDirectory)</servicedir>\n" }
+        config += "</busconfig>\n"
+        let configPath = directory.appendingPathComponent("bus.conf")
+        try config.write(to: configPath, atomically: true, encoding: .utf8)
+        let out = Pipe()
+        process = try Subprocess.start([daemon, "--config-file=\(configPath.path)", "--nofork", "--nopidfile", "--print-address=1"], stdout: out)
+        // The first stdout line is the address.
+        var line = Data()
+        let handle = out.fileHandleForReading
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0a]) { break }
+            line.append(byte)
+        }
+        address = String(decoding: line, as: UTF8.self)
+        guard address.hasPrefix("unix:") else {
+            Subprocess.kill9(process)
+            throw HarnessError("dbus-daemon did not print its address")
+        }
+    }
+
+    /// Environment that points clients (busctl --user, gdbus --session, libdbus) at this bus.
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+
+    public func stop() {
+        Subprocess.kill9(process)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// What a finished child process left behind.
+public struct ProcessResult: Sendable, CustomStringConvertible {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+    public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+/// Failures of the test harness itself (a tool missing, a time-out): tests fail with these, never skip.
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
+}
+
+/// Runs child processes for tests. Children are killed with SIGKILL: Swift
+/// Testing's worker threads block SIGTERM and children inherit that mask.
+public enum Subprocess {
+    /// The full path of `tool` on PATH; throws (so the test fails) when missing.
+    public static func which(_ tool: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw HarnessError("'\(tool)' is not installed; run scripts/deps.sh (it installs every tool the tests use).")
+    }
+
+    /// Runs `arguments` to completion (at most `timeout` seconds) and captures its output.
+    @discardableResult
+    public static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+                           timeout: TimeInterval = 30) throws -> ProcessResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try which(arguments[0]))
+        p.arguments = Array(arguments.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let input = Pipe()
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        let collector = OutputCollector(out: out, err: err)
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning {
+            if Date() > deadline {
+                kill(p.processIdentifier, SIGKILL)
+                p.waitUntilExit()
+                throw HarnessError("\(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
+            }
+            usleep(2_000)
+        }
+        p.waitUntilExit()
+        let (o, e) = collector.finish()
+        return ProcessResult(status: p.terminationStatus, stdout: o, stderr: e)
+    }
+
+    /// Starts a long-running child; the caller kills it.
+    public static func start(_ arguments: [String], environment: [String: String] = [:],
+                             stdout: Pipe? = nil, stderr: Pipe? = nil) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try which(arguments[0]))
+        p.arguments = Array(arguments.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = stdout ?? FileHandle.nullDevice
+        p.standardError = stderr ?? FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Kills a child with SIGKILL and reaps it.
+    public static func kill9(_ p: Process) {
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+    }
+}
+
+/// Drains both pipes on background threads so a chatty child never blocks.
+final class OutputCollector: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var out = Data()
+    private var err = Data()
+
+    init(out: Pipe, err: Pipe) {
+        group.enter()
+        DispatchQueue.global().async {
+            self.out = out.fileHandleForReading.readDataToEndOfFile()
+            self.group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            self.err = err.fileHandleForReading.readDataToEndOfFile()
+            self.group.leave()
+        }
+    }
+
+    func finish() -> (String, String) {
+        group.wait()
+        return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes: a bounded wait for an event, never a bare sleep.
+public func waitUntil(timeout: TimeInterval = 5, interval: TimeInterval = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: interval)
+    } while Date() < deadline
+    return try condition()
+}
