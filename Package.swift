@@ -26,9 +26,11 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"]),
         .target(name: "ReminderCore"),
         .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
+        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
+        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit"]),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence"]
         ),
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore"]),
@@ -39,6 +41,8 @@ let package = Package(
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
         .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport"]),
+        .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "TestSupport"]),
+        .testTarget(name: "PresenceTests", dependencies: ["Presence", "TestSupport"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "TestSupport"]),
     ],
