@@ -5,6 +5,8 @@ import CSystemd
 public final class EventLoop {
     /// The `sd_event` handle; owned.
     public let raw: OpaquePointer
+    /// Sources the loop itself keeps alive (termination signals).
+    private var owned: [EventSource] = []
 
     /// Creates a new loop (sd_event_new).
     public init() throws(SystemdError) {
@@ -13,7 +15,10 @@ public final class EventLoop {
         raw = e!
     }
 
-    deinit { sd_event_unref(raw) }
+    deinit {
+        owned.forEach { $0.cancel() }
+        sd_event_unref(raw)
+    }
 
     /// Runs until `exit` is called; returns the exit code (sd_event_loop).
     public func run() throws(SystemdError) -> Int32 {
@@ -44,7 +49,7 @@ public final class EventLoop {
     /// Blocks SIGTERM and SIGINT and ends the loop with code 0 when one arrives.
     public func exitOnTerminationSignals() throws(SystemdError) {
         for signo in [SIGTERM, SIGINT] {
-            _ = try addSignal(signo) { [unowned self] _ in self.exit(0) }
+            owned.append(try addSignal(signo) { [unowned self] _ in self.exit(0) })
         }
     }
 

@@ -1,1 +1,4 @@
-print("work in progress")
+import Glibc
+import ReminderService
+
+exit(ICared.main(CommandLine.arguments))

@@ -1,0 +1,160 @@
+# iCare for Linux: build, install and uninstall.
+#
+#   make                      swift build -c release (icared, icarectl)
+#   make install              for you alone, into ~/.local (the default PREFIX)
+#   make install PREFIX=/usr/local           (as root: for everyone)
+#   make install PREFIX=/usr DESTDIR=$(pwd)/debian/tmp   (a package)
+#   make uninstall            with the same variables as install
+#
+# `install` builds first (a no-op when the release build is up to date). To
+# install as root from a tree that you built as yourself, run `make` and then
+# `sudo make install NO_BUILD=1 PREFIX=/usr/local`: that installs the release
+# binaries already there and runs no compiler as root. BINSRC=DIR installs
+# the binaries of DIR instead (the tests use their own build).
+#
+# Directories (all overridable):
+#
+#   PREFIX               ~/.local, /usr/local or /usr
+#   BINDIR               $(PREFIX)/bin
+#   DATADIR              $(PREFIX)/share
+#   MANDIR               $(DATADIR)/man
+#   SYSCONFDIR           /etc for PREFIX /usr and /usr/local (the only place
+#                        XDG autostart is read from), else $(PREFIX)/etc
+#   SYSTEMDUSERUNITDIR   $(PREFIX)/lib/systemd/user; for a PREFIX inside
+#                        $(HOME): $(DATADIR)/systemd/user, the folder the
+#                        user manager reads (~/.local/share/systemd/user)
+#   DBUSSERVICEDIR       $(DATADIR)/dbus-1/services
+#   DBUSINTERFACEDIR     $(DATADIR)/dbus-1/interfaces
+#   APPLICATIONSDIR      $(DATADIR)/applications
+#   ICONDIR              $(DATADIR)/icons/hicolor/scalable/apps
+#   AUTOSTARTDIR         $(SYSCONFDIR)/xdg/autostart; for a PREFIX inside
+#                        $(HOME): $XDG_CONFIG_HOME/autostart (~/.config/autostart)
+#   BASHCOMPLETIONDIR    $(DATADIR)/bash-completion/completions
+#   ZSHCOMPLETIONDIR     $(DATADIR)/zsh/site-functions (Debian packages:
+#                        /usr/share/zsh/vendor-completions)
+#   FISHCOMPLETIONDIR    $(DATADIR)/fish/vendor_completions.d
+#
+# For ~/.local the D-Bus activation file, the user unit, the desktop entry,
+# the icon, the man pages and the bash completion land where the session
+# bus, systemd, the desktop, man and bash look by default; zsh needs
+# ~/.local/share/zsh/site-functions in its fpath, fish reads
+# ~/.local/share/fish/vendor_completions.d only if ~/.local/share is in
+# XDG_DATA_DIRS. Whoever sets XDG_DATA_HOME elsewhere passes DATADIR too.
+#
+# Uninstall removes exactly the files install writes, then the folders left
+# empty by that (never above PREFIX, the autostart folder's parent or
+# DESTDIR). It never touches your settings ($XDG_CONFIG_HOME/icare) or your
+# history ($XDG_STATE_HOME/icare).
+
+SWIFT ?= swift
+SWIFT_BUILD_FLAGS ?=
+
+PREFIX ?= $(HOME)/.local
+DESTDIR ?=
+
+# A per-person install: PREFIX is $(HOME) or inside it.
+home_prefix := $(if $(HOME),$(if $(filter $(HOME) $(HOME)/%,$(PREFIX)),yes))
+xdg_config_home := $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+SYSCONFDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),/etc,$(PREFIX)/etc)
+SYSTEMDUSERUNITDIR ?= $(if $(home_prefix),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
+DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
+APPLICATIONSDIR ?= $(DATADIR)/applications
+ICONDIR ?= $(DATADIR)/icons/hicolor/scalable/apps
+AUTOSTARTDIR ?= $(if $(home_prefix),$(xdg_config_home)/autostart,$(SYSCONFDIR)/xdg/autostart)
+BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+
+# Where the release binaries are. Recursively expanded, so swift is asked
+# only by the rules that install; `.build/release` when swift is not on PATH
+# (sudo's secure_path).
+BINSRC ?= $(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) 2>/dev/null || echo .build/release)
+
+# Builds before installing unless NO_BUILD is set or BINSRC was given.
+install_needs_build := $(if $(NO_BUILD),,$(if $(filter command line environment,$(origin BINSRC)),,build))
+
+INSTALL ?= install
+SED_PATHS = sed -e 's|@bindir@|$(BINDIR)|g' -e 's|@datadir@|$(DATADIR)|g' \
+	-e 's|@prefix@|$(PREFIX)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g'
+
+D := $(DESTDIR)
+
+# The installed files, for install and uninstall alike.
+installed_files = \
+	$(D)$(BINDIR)/icared \
+	$(D)$(BINDIR)/icarectl \
+	$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service \
+	$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml \
+	$(D)$(SYSTEMDUSERUNITDIR)/icared.service \
+	$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop \
+	$(D)$(ICONDIR)/org.icare.Reminder.svg \
+	$(D)$(AUTOSTARTDIR)/icared-autostart.desktop \
+	$(D)$(MANDIR)/man1/icarectl.1 \
+	$(D)$(MANDIR)/man8/icared.8 \
+	$(D)$(BASHCOMPLETIONDIR)/icarectl \
+	$(D)$(ZSHCOMPLETIONDIR)/_icarectl \
+	$(D)$(FISHCOMPLETIONDIR)/icarectl.fish
+
+.PHONY: all build install uninstall print-dirs
+
+all: build
+
+build:
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+# install_file SRC DEST MODE: copy one file.
+install_file = $(INSTALL) -D -m $(3) '$(1)' '$(2)'
+# install_subst SRC DEST: a template with @bindir@ etc. replaced, mode 0644.
+install_subst = mkdir -p '$(dir $(2))' && $(SED_PATHS) '$(1)' > '$(2).tmp' && chmod 0644 '$(2).tmp' && mv -f '$(2).tmp' '$(2)'
+
+install: $(install_needs_build)
+	@test -x '$(BINSRC)/icared' && test -x '$(BINSRC)/icarectl' || { \
+	  echo "make install: no release build in '$(BINSRC)'; run 'make' first." >&2; exit 1; }
+	$(call install_file,$(BINSRC)/icared,$(D)$(BINDIR)/icared,0755)
+	$(call install_file,$(BINSRC)/icarectl,$(D)$(BINDIR)/icarectl,0755)
+	$(call install_subst,dbus/org.icare.Reminder.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service)
+	$(call install_file,dbus/org.icare.Reminder.xml,$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml,0644)
+	$(call install_subst,systemd/icared.service.in,$(D)$(SYSTEMDUSERUNITDIR)/icared.service)
+	$(call install_subst,data/org.icare.Reminder.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop)
+	$(call install_file,data/icons/org.icare.Reminder.svg,$(D)$(ICONDIR)/org.icare.Reminder.svg,0644)
+	$(call install_subst,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
+	$(call install_file,man/icarectl.1,$(D)$(MANDIR)/man1/icarectl.1,0644)
+	$(call install_file,man/icared.8,$(D)$(MANDIR)/man8/icared.8,0644)
+	$(call install_file,completions/icarectl.bash,$(D)$(BASHCOMPLETIONDIR)/icarectl,0644)
+	$(call install_file,completions/_icarectl,$(D)$(ZSHCOMPLETIONDIR)/_icarectl,0644)
+	$(call install_file,completions/icarectl.fish,$(D)$(FISHCOMPLETIONDIR)/icarectl.fish,0644)
+	@if [ -z '$(DESTDIR)' ] && [ -n '$(home_prefix)' ]; then \
+	  echo; \
+	  echo "Installed for $(USER). The first icarectl call starts the service;"; \
+	  echo "to start it with every graphical session:"; \
+	  echo "    systemctl --user daemon-reload && systemctl --user enable --now icared.service"; \
+	fi
+
+# prune DIR STOP: remove DIR and its parents while they are empty, staying
+# strictly below STOP.
+prune = d='$(1)'; while case "$$d" in '$(2)'/?*) true ;; *) false ;; esac \
+	  && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done
+
+# Folders are pruned up to DESTDIR when staging, else up to PREFIX (and up to
+# the autostart folder's parent, which may lie outside PREFIX).
+prune_stop = $(if $(DESTDIR),$(DESTDIR),$(PREFIX))
+autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))
+
+uninstall:
+	rm -f $(foreach f,$(installed_files),'$(f)')
+	@$(foreach f,$(filter-out $(D)$(AUTOSTARTDIR)/%,$(installed_files)),$(call prune,$(patsubst %/,%,$(dir $(f))),$(prune_stop));)
+	@$(call prune,$(D)$(AUTOSTARTDIR),$(autostart_stop))
+
+print-dirs:
+	@echo "PREFIX=$(PREFIX)"; echo "BINDIR=$(BINDIR)"; echo "DATADIR=$(DATADIR)"; \
+	echo "MANDIR=$(MANDIR)"; echo "SYSCONFDIR=$(SYSCONFDIR)"; \
+	echo "SYSTEMDUSERUNITDIR=$(SYSTEMDUSERUNITDIR)"; echo "DBUSSERVICEDIR=$(DBUSSERVICEDIR)"; \
+	echo "DBUSINTERFACEDIR=$(DBUSINTERFACEDIR)"; echo "APPLICATIONSDIR=$(APPLICATIONSDIR)"; \
+	echo "ICONDIR=$(ICONDIR)"; echo "AUTOSTARTDIR=$(AUTOSTARTDIR)"; \
+	echo "BASHCOMPLETIONDIR=$(BASHCOMPLETIONDIR)"; echo "ZSHCOMPLETIONDIR=$(ZSHCOMPLETIONDIR)"; \
+	echo "FISHCOMPLETIONDIR=$(FISHCOMPLETIONDIR)"

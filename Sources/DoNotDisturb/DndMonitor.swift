@@ -1,0 +1,90 @@
+import DBusKit
+import SystemdKit
+
+/// The desktop's do-not-disturb, as observed from every provider at once
+/// (GNOME, Cinnamon, MATE, KDE Plasma, XFCE, dunst, swaync, mako). The
+/// combined state is on when any provider is on; `source` names the one that
+/// turned on most recently. Nothing is polled: each provider is followed
+/// through its change signal and its bus name, and a provider that vanishes
+/// or sends garbage counts as off. Runs on the loop's thread.
+public final class DndMonitor {
+    /// Whether any provider is in do-not-disturb.
+    public private(set) var active = false
+    /// The provider that turned on most recently (`gnome`, `cinnamon`, `mate`,
+    /// `kde`, `xfce`, `dunst`, `swaync`, `mako`), or `""` when none is on.
+    public private(set) var source = ""
+    /// Called with (`active`, `source`) whenever either changes, and only then.
+    public var onChange: ((Bool, String) -> Void)?
+
+    private let connection: Connection
+    private let loop: EventLoop
+    private let log: Log
+    private let dconfDatabasePath: String
+    let problems: ProblemLog
+    private var states: [String: ProviderState] = [:]
+    /// When each provider last turned on, as an increasing count (higher is later).
+    private var turnedOn: [String: Int] = [:]
+    private var turnCount = 0
+    private var watchers: [DndWatcher] = []
+    private(set) var dconf: DconfDatabase?
+
+    /// Watches the desktop through `session`; `dconfDatabasePath` is the GVDB
+    /// file dconf keeps GSettings in (`XDGPaths.dconfDatabase`).
+    public init(session: Connection, loop: EventLoop, log: Log, dconfDatabasePath: String) {
+        connection = session
+        self.loop = loop
+        self.log = log
+        self.dconfDatabasePath = dconfDatabasePath
+        problems = ProblemLog(log: log)
+    }
+
+    /// The providers found so far (on the bus, or for dconf-based desktops a
+    /// dconf database on disk), in a fixed order; for the log.
+    public var providersFound: [String] {
+        DndSource.all.filter { states[$0]?.isPresent == true }
+    }
+
+    /// Starts every watcher; each reads its provider's current state as soon
+    /// as the bus answers. Call once.
+    public func start() {
+        precondition(watchers.isEmpty, "DndMonitor.start() called twice")
+        let context = WatcherContext(connection: connection, problems: problems) { [weak self] source, state in
+            self?.update(source, state)
+        }
+        let database = DconfDatabase(path: dconfDatabasePath, context: context, loop: loop, log: log)
+        watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: database, context: context) }
+        watchers += [KDEWatcher(context: context), XfceWatcher(context: context), DunstWatcher(context: context),
+                     SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]
+        for watcher in watchers { watcher.start() }
+        database.start()
+        dconf = database
+    }
+
+    /// Takes one provider's state and recomputes the combined one.
+    private func update(_ provider: String, _ state: ProviderState) {
+        let old = states[provider] ?? .absent
+        guard old != state else { return }
+        states[provider] = state
+        if old.isPresent != state.isPresent {
+            log.info("Do-not-disturb: \(provider) \(state.isPresent ? "found" : "gone").",
+                     fields: [("ICARE_DND_PROVIDER", provider)])
+        }
+        if state.dnd && !old.dnd {
+            turnCount += 1
+            turnedOn[provider] = turnCount
+        }
+        combine()
+    }
+
+    private func combine() {
+        let on = states.filter { $0.value.dnd }.map(\.key)
+        let latest = on.max { turnedOn[$0, default: 0] < turnedOn[$1, default: 0] } ?? ""
+        let nowActive = !on.isEmpty
+        guard nowActive != active || latest != source else { return }
+        active = nowActive
+        source = latest
+        log.info(active ? "Do-not-disturb is on (\(source))." : "Do-not-disturb is off.",
+                 fields: [("ICARE_DND", active ? "1" : "0"), ("ICARE_DND_SOURCE", source)])
+        onChange?(active, source)
+    }
+}

@@ -1,0 +1,115 @@
+import ReminderCore
+
+/// One local day's tally for the chart.
+public struct DayTally: Equatable, Sendable {
+    public let date: LocalDate
+    /// `completed` + `natural` (as `CompletedToday` counts them).
+    public var completed = 0
+    /// The `natural` part of `completed`.
+    public var natural = 0
+    public var skipped = 0
+    /// Outcomes this version does not know.
+    public var other = 0
+    public init(date: LocalDate) { self.date = date }
+}
+
+/// Renders break records: the list of one day, the per-day chart, and their JSON.
+public struct HistoryFormatter: Sendable {
+    public let time: TimeText
+    public let style: Style
+    /// The widest a bar may get, in columns.
+    public var maxBar = 40
+    public init(time: TimeText, style: Style = .plain) {
+        self.time = time
+        self.style = style
+    }
+
+    /// Counts `records` per local day over `days` (oldest first).
+    public func tally(_ records: [BreakRecord], days: [LocalDate]) -> [DayTally] {
+        var byDay: [LocalDate: DayTally] = [:]
+        for d in days { byDay[d] = DayTally(date: d) }
+        for r in records {
+            let d = time.calendar.local(r.at).date
+            guard var t = byDay[d] else { continue }
+            switch r.outcome {
+            case .completed: t.completed += 1
+            case .natural: t.completed += 1; t.natural += 1
+            case .skipped: t.skipped += 1
+            default: t.other += 1
+            }
+            byDay[d] = t
+        }
+        return days.map { byDay[$0]! }
+    }
+
+    // MARK: one day
+
+    /// `history today` / `history 2024-11-29`.
+    public func list(_ records: [BreakRecord], on date: LocalDate, isToday: Bool) -> String {
+        let day = date.weekdayName + " " + date.description
+        guard !records.isEmpty else { return "No breaks on \(day)\(isToday ? " yet" : "").\n" }
+        var out = "Breaks on \(day):\n"
+        for r in records {
+            let name = r.outcome.rawValue
+            let coloured = r.outcome == .skipped ? style.yellow(name) : r.outcome.countsAsCompleted ? style.green(name) : name
+            let rested = r.outcome == .skipped || r.seconds == 0
+                ? "" : String(repeating: " ", count: max(0, 9 - name.count)) + "  " + TimeText.span(Int64(r.seconds))
+            out += "  " + time.clockSeconds(r.at) + "  " + coloured + rested + "\n"
+        }
+        let t = tally(records, days: [date])[0]
+        out += "Total: \(t.completed) completed, \(t.skipped) skipped\n"
+        return out
+    }
+
+    // MARK: several days
+
+    /// `history --days N`: a bar per day, `█` completed and `░` skipped.
+    public func chart(_ tallies: [DayTally]) -> String {
+        let most = tallies.map { $0.completed + $0.skipped }.max() ?? 0
+        func columns(_ n: Int) -> Int {
+            guard n > 0 else { return 0 }
+            return most <= maxBar ? n : max(1, (n * maxBar + most / 2) / most)
+        }
+        let width = tallies.map { columns($0.completed) + columns($0.skipped) }.max() ?? 0
+        var out = "Breaks, last \(tallies.count) day\(tallies.count == 1 ? "" : "s") (█ completed, ░ skipped):\n"
+        for t in tallies {
+            let c = columns(t.completed), s = columns(t.skipped)
+            let bar = style.green(String(repeating: "█", count: c)) + style.yellow(String(repeating: "░", count: s))
+                + String(repeating: " ", count: width - c - s)
+            out += t.date.weekdayName + " " + t.date.description + "  " + bar + (width > 0 ? "  " : "")
+                + "\(t.completed) completed, \(t.skipped) skipped\n"
+        }
+        let done = tallies.reduce(0) { $0 + $1.completed }, skipped = tallies.reduce(0) { $0 + $1.skipped }
+        out += "Total: \(done) completed, \(skipped) skipped"
+        if done + skipped > 0 { out += " (\(done * 100 / (done + skipped))% completed)" }
+        return out + "\n"
+    }
+
+    // MARK: JSON
+
+    /// The `history DAY --json` shape.
+    public func dayJSON(_ records: [BreakRecord], on date: LocalDate, from: Timestamp, to: Timestamp) -> JSON {
+        let t = tally(records, days: [date])[0]
+        var m: [(String, JSON)] = [("date", .string(date.description))]
+        m += JSON.time("from", from, time) + JSON.time("to", to, time)
+        m.append(("breaks", .array(records.map(recordJSON))))
+        m += [("completed", .int(Int64(t.completed))), ("skipped", .int(Int64(t.skipped)))]
+        return .object(m)
+    }
+
+    func recordJSON(_ r: BreakRecord) -> JSON {
+        .object(JSON.time("at", r.at, time) + [("outcome", .string(r.outcome.rawValue)), ("seconds", .int(Int64(r.seconds)))])
+    }
+
+    /// The `history --days N --json` shape.
+    public func daysJSON(_ tallies: [DayTally], from: Timestamp, to: Timestamp) -> JSON {
+        var m = JSON.time("from", from, time) + JSON.time("to", to, time)
+        m.append(("days", .array(tallies.map { t in
+            .object([("date", .string(t.date.description)), ("completed", .int(Int64(t.completed))),
+                     ("natural", .int(Int64(t.natural))), ("skipped", .int(Int64(t.skipped))), ("other", .int(Int64(t.other)))])
+        })))
+        m += [("completed", .int(Int64(tallies.reduce(0) { $0 + $1.completed }))),
+              ("skipped", .int(Int64(tallies.reduce(0) { $0 + $1.skipped })))]
+        return .object(m)
+    }
+}

@@ -1,0 +1,80 @@
+import DBusKit
+import ReminderCore
+
+/// What the service reports about itself: its read-only properties and the
+/// settings, as last read with `GetAll` and updated by `PropertiesChanged`.
+public struct ReminderStatus: Equatable, Sendable {
+    public var state = "waiting"
+    public var pauseReason = ""
+    public var nextBreak: Timestamp = 0
+    public var breakEnds: Timestamp = 0
+    public var pausedUntil: Timestamp = 0
+    public var completedToday: UInt32 = 0
+    public var skippedToday: UInt32 = 0
+    public var doNotDisturb = false
+    public var doNotDisturbSource = ""
+    public var version = ""
+    /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
+    public var settings: [SettingKey: SettingValue] = [:]
+
+    public init() {}
+
+    /// From a `GetAll` reply.
+    public init(properties: [String: DBusValue]) {
+        apply(properties)
+    }
+
+    /// Takes the values present in `changes` (a `GetAll` reply or the changed
+    /// part of `PropertiesChanged`); unknown names and types are ignored.
+    public mutating func apply(_ changes: [String: DBusValue]) {
+        for (name, value) in changes {
+            switch name {
+            case "State": state = value.string ?? state
+            case "PauseReason": pauseReason = value.string ?? pauseReason
+            case "NextBreak": nextBreak = value.uint64.map(Timestamp.init(clamping:)) ?? nextBreak
+            case "BreakEnds": breakEnds = value.uint64.map(Timestamp.init(clamping:)) ?? breakEnds
+            case "PausedUntil": pausedUntil = value.uint64.map(Timestamp.init(clamping:)) ?? pausedUntil
+            case "CompletedToday": completedToday = value.uint32 ?? completedToday
+            case "SkippedToday": skippedToday = value.uint32 ?? skippedToday
+            case "DoNotDisturb": doNotDisturb = value.bool ?? doNotDisturb
+            case "DoNotDisturbSource": doNotDisturbSource = value.string ?? doNotDisturbSource
+            case "Version": version = value.string ?? version
+            default:
+                if let key = SettingKey(rawValue: name), let v = SettingValue(dbus: value) { settings[key] = v }
+            }
+        }
+    }
+
+    /// The interval between breaks in seconds (the default when unknown).
+    public var interval: UInt32 {
+        if case .uint(let v)? = settings[.interval] { return v }
+        return 1200
+    }
+
+    /// The configured length of a break in seconds (the default when unknown).
+    public var breakDuration: UInt32 {
+        if case .uint(let v)? = settings[.breakDuration] { return v }
+        return 20
+    }
+}
+
+extension SettingValue {
+    /// A setting's value from the wire (`u`, `s` or `b`), or nil for another type.
+    init?(dbus value: DBusValue) {
+        switch value.unwrapped {
+        case .uint32(let v): self = .uint(v)
+        case .string(let s): self = .string(s)
+        case .bool(let b): self = .bool(b)
+        default: return nil
+        }
+    }
+
+    /// The D-Bus value to send.
+    var dbus: DBusValue {
+        switch self {
+        case .uint(let v): return .uint32(v)
+        case .string(let s): return .string(s)
+        case .bool(let b): return .bool(b)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import ReminderCore
+
+/// Renders a `ReminderStatus` at a moment: the human block, the one-line
+/// status-bar text, waybar's JSON and the `--json` shape.
+public struct StatusFormatter: Sendable {
+    public let time: TimeText
+    public let style: Style
+    public init(time: TimeText, style: Style = .plain) {
+        self.time = time
+        self.style = style
+    }
+
+    // MARK: human
+
+    /// The block `icarectl status` prints (ends with a newline).
+    public func text(_ s: ReminderStatus, now: Timestamp) -> String {
+        var rows: [(String, String)] = [("State", style.state(s.state, stateWords(s, now: now)))]
+        if s.state == "break", s.breakEnds > 0 {
+            rows.append(("Break ends", time.clockSeconds(s.breakEnds) + ", in " + TimeText.span(TimeText.secondsUntil(s.breakEnds, from: now))))
+        }
+        if s.state == "paused" { rows.append(("Paused until", pausedUntilWords(s, now: now))) }
+        rows.append(("Next break", nextBreakWords(s, now: now)))
+        rows.append(("Today", todayWords(s)))
+        rows.append(("Do not disturb", s.doNotDisturb ? "on" + (s.doNotDisturbSource.isEmpty ? "" : " (\(s.doNotDisturbSource))") : "off"))
+        let width = rows.map(\.0.count).max()! + 2
+        return rows.map { ($0.0 + ":").padding(to: width) + $0.1 + "\n" }.joined()
+    }
+
+    func stateWords(_ s: ReminderStatus, now: Timestamp) -> String {
+        switch s.state {
+        case "due": return "due: time to rest your eyes"
+        case "break": return "on a break"
+        case "paused":
+            switch s.pauseReason {
+            case "user": return "paused by you"
+            case "dnd": return "paused while do not disturb is on"
+            case "locked": return "paused while the screen is locked"
+            case "": return "paused"
+            default: return "paused (\(s.pauseReason))"
+            }
+        case "inactive":
+            let today = time.calendar.local(now).date
+            if s.settings[.weekdaysOnly] == .bool(true), today.weekday == 0 || today.weekday == 6 {
+                return "inactive (weekend)"
+            }
+            return "inactive (outside the active hours)"
+        default: return s.state
+        }
+    }
+
+    func pausedUntilWords(_ s: ReminderStatus, now: Timestamp) -> String {
+        if s.pausedUntil > 0 {
+            return time.clock(s.pausedUntil, relativeTo: now) + ", in " + TimeText.span(TimeText.secondsUntil(s.pausedUntil, from: now))
+        }
+        switch s.pauseReason {
+        case "dnd": return "do not disturb ends"
+        case "locked": return "the screen is unlocked"
+        default: return "you resume (icarectl resume)"
+        }
+    }
+
+    func nextBreakWords(_ s: ReminderStatus, now: Timestamp) -> String {
+        guard s.nextBreak > 0 else { return "not scheduled" }
+        if s.state == "due" {
+            let ago = s.nextBreak < now ? (now - s.nextBreak) / Micro.second : 0
+            return "due since " + time.clock(s.nextBreak, relativeTo: now) + " (" + TimeText.span(ago) + " ago)"
+        }
+        return time.clock(s.nextBreak, relativeTo: now) + ", in " + TimeText.span(TimeText.secondsUntil(s.nextBreak, from: now))
+    }
+
+    func todayWords(_ s: ReminderStatus) -> String {
+        "\(s.completedToday) completed, \(s.skippedToday) skipped"
+    }
+
+    // MARK: status bars
+
+    /// The short text for a bar (`--format plain`, waybar's `text`): `13m`,
+    /// `13m snoozed`, `break due`, `on break`, `paused`, `paused 25m`, `off`.
+    public func short(_ s: ReminderStatus, now: Timestamp) -> String {
+        switch s.state {
+        case "waiting": return TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
+        case "snoozed": return TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now)) + " snoozed"
+        case "due": return "break due"
+        case "break": return "on break"
+        case "paused": return s.pausedUntil > 0 ? "paused " + TimeText.minutes(TimeText.secondsUntil(s.pausedUntil, from: now)) : "paused"
+        case "inactive": return "off"
+        default: return s.state
+        }
+    }
+
+    /// One sentence for a tooltip.
+    public func headline(_ s: ReminderStatus, now: Timestamp) -> String {
+        let next = s.nextBreak > 0 ? time.clock(s.nextBreak, relativeTo: now) : ""
+        let inMinutes = TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
+        switch s.state {
+        case "waiting": return "Next break at \(next), in \(inMinutes)"
+        case "snoozed": return "Snoozed: next break at \(next), in \(inMinutes)"
+        case "due": return "Time for a break: look at something 20 feet (6 m) away for \(s.breakDuration) seconds"
+        case "break": return "On a break until " + time.clockSeconds(s.breakEnds)
+        case "paused":
+            let until = s.pausedUntil > 0 ? "until " + time.clock(s.pausedUntil, relativeTo: now) : "until you resume"
+            switch s.pauseReason {
+            case "dnd": return "Paused while do not disturb is on"
+            case "locked": return "Paused while the screen is locked"
+            default: return "Paused \(until)"
+            }
+        case "inactive": return next.isEmpty ? "Outside the active hours" : "Outside the active hours; next break \(next)"
+        default: return "State: \(s.state)"
+        }
+    }
+
+    /// How far along the current countdown is, 0–100: the interval while
+    /// waiting or snoozed, the break during one, 100 when due, else 0.
+    public func percentage(_ s: ReminderStatus, now: Timestamp) -> Int64 {
+        func elapsed(_ end: Timestamp, _ length: UInt32) -> Int64 {
+            guard length > 0 else { return 0 }
+            let left = min(Int64(length), TimeText.secondsUntil(end, from: now))
+            return (Int64(length) - left) * 100 / Int64(length)
+        }
+        switch s.state {
+        case "waiting", "snoozed": return elapsed(s.nextBreak, s.interval)
+        case "due": return 100
+        case "break": return elapsed(s.breakEnds, s.breakDuration)
+        default: return 0
+        }
+    }
+
+    /// waybar's custom-module JSON; `nil` status means the service is not running
+    /// (empty text, which hides the module).
+    public func waybar(_ s: ReminderStatus?, now: Timestamp) -> JSON {
+        guard let s else {
+            return .object([("text", .string("")), ("alt", .string("stopped")), ("tooltip", .string("iCare is not running")),
+                             ("class", .string("stopped")), ("percentage", .int(0))])
+        }
+        let tooltip = headline(s, now: now) + "\nToday: " + todayWords(s)
+        return .object([("text", .string(short(s, now: now))), ("alt", .string(s.state)), ("tooltip", .string(tooltip)),
+                        ("class", .string(s.state)), ("percentage", .int(percentage(s, now: now)))])
+    }
+
+    /// The `status --json` shape (see `JSONShapes.swift`); `nil` means not running.
+    public func json(_ s: ReminderStatus?, now: Timestamp) -> JSON {
+        guard let s else { return .object([("running", .bool(false))] + JSON.time("now", now, time)) }
+        var m: [(String, JSON)] = [("running", .bool(true)), ("state", .string(s.state)), ("pause_reason", .string(s.pauseReason))]
+        m += JSON.time("next_break", s.nextBreak, time)
+        m.append(("seconds_to_next_break", .int(TimeText.secondsUntil(s.nextBreak, from: now))))
+        m += JSON.time("break_ends", s.breakEnds, time)
+        m += JSON.time("paused_until", s.pausedUntil, time)
+        m += [("completed_today", .int(Int64(s.completedToday))), ("skipped_today", .int(Int64(s.skippedToday))),
+              ("do_not_disturb", .bool(s.doNotDisturb)), ("do_not_disturb_source", .string(s.doNotDisturbSource)),
+              ("service_version", .string(s.version))]
+        m += JSON.time("now", now, time)
+        return .object(m)
+    }
+}
+
+extension String {
+    /// Pads with spaces on the right to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

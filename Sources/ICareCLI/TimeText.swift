@@ -1,0 +1,73 @@
+import ReminderCore
+
+/// How times and spans of time are written for people and for JSON.
+public struct TimeText: Sendable {
+    public let calendar: LocalCalendar
+    public init(calendar: LocalCalendar) { self.calendar = calendar }
+
+    /// `14:32`.
+    public func clock(_ t: Timestamp) -> String {
+        let l = calendar.local(t)
+        return pad(l.hour, 2) + ":" + pad(l.minute, 2)
+    }
+
+    /// `14:32:05`.
+    public func clockSeconds(_ t: Timestamp) -> String {
+        clock(t) + ":" + pad(calendar.local(t).second, 2)
+    }
+
+    /// The clock time, with the day when it is not today: `14:32`,
+    /// `tomorrow 09:00`, `yesterday 17:10`, `Mon 2024-12-02 09:00`.
+    public func clock(_ t: Timestamp, relativeTo now: Timestamp) -> String {
+        let day = calendar.local(t).date, today = calendar.local(now).date
+        switch day.daysSinceEpoch - today.daysSinceEpoch {
+        case 0: return clock(t)
+        case 1: return "tomorrow " + clock(t)
+        case -1: return "yesterday " + clock(t)
+        default: return day.weekdayName + " " + day.description + " " + clock(t)
+        }
+    }
+
+    /// ISO 8601 in local time with the offset: `2024-11-29T14:32:05+01:00`.
+    public func iso(_ t: Timestamp) -> String {
+        let l = calendar.local(t)
+        let off = l.utcOffset, a = off < 0 ? -off : off
+        return l.date.description + "T" + pad(l.hour, 2) + ":" + pad(l.minute, 2) + ":" + pad(l.second, 2)
+            + (off < 0 ? "-" : "+") + pad(a / 3600, 2) + ":" + pad(a % 3600 / 60, 2)
+    }
+
+    /// A log line's stamp: `2024-11-29 14:32:05.123`.
+    public func logStamp(_ t: Timestamp) -> String {
+        let l = calendar.local(t)
+        let ms = Int((t % Micro.second + Micro.second) % Micro.second / 1000)
+        return l.date.description + " " + pad(l.hour, 2) + ":" + pad(l.minute, 2) + ":" + pad(l.second, 2) + "." + pad(ms, 3)
+    }
+
+    /// A span for sentences: `45s`, `12m 30s`, `20m`, `1h 5m`.
+    public static func span(_ seconds: Int64) -> String {
+        let s = max(0, seconds)
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return s % 60 == 0 ? "\(s / 60)m" : "\(s / 60)m \(s % 60)s" }
+        let m = s % 3600 / 60
+        return m == 0 ? "\(s / 3600)h" : "\(s / 3600)h \(m)m"
+    }
+
+    /// A span in whole minutes, rounded up, for status bars: `13m`, `1h 5m`.
+    public static func minutes(_ seconds: Int64) -> String {
+        let m = (max(0, seconds) + 59) / 60
+        if m < 60 { return "\(m)m" }
+        return m % 60 == 0 ? "\(m / 60)h" : "\(m / 60)h \(m % 60)m"
+    }
+
+    /// A countdown display: `12:30`, `0:07`, `1:02:03`.
+    public static func countdown(_ seconds: Int64) -> String {
+        let s = max(0, seconds)
+        if s >= 3600 { return "\(s / 3600):" + pad(Int(s % 3600 / 60), 2) + ":" + pad(Int(s % 60), 2) }
+        return "\(s / 60):" + pad(Int(s % 60), 2)
+    }
+
+    /// Whole seconds from `now` until `t`, rounded up (a countdown never shows 0 early).
+    public static func secondsUntil(_ t: Timestamp, from now: Timestamp) -> Int64 {
+        t <= now ? 0 : (t - now + Micro.second - 1) / Micro.second
+    }
+}

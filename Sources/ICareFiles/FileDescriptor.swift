@@ -1,0 +1,82 @@
+import Glibc
+
+/// An open file descriptor that is closed when the last reference goes away.
+///
+/// Internal glue over `open`, `read`, `pread`, `write`, `fsync`, `fstat` and
+/// `close`; every failure becomes a `FileError` naming the C function and path.
+final class FileDescriptor {
+    /// The kernel's descriptor.
+    let raw: Int32
+    /// The path it was opened with, for error messages.
+    let path: String
+
+    private init(raw: Int32, path: String) {
+        self.raw = raw
+        self.path = path
+    }
+
+    deinit { close(raw) }
+
+    /// Opens `path` with `open(2)`; `O_CLOEXEC` is always added.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(FileError) -> FileDescriptor {
+        let fd = try systemCall("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(raw: fd, path: path)
+    }
+
+    /// Opens a directory for `fsync` (`open` with `O_RDONLY | O_DIRECTORY`).
+    static func openDirectory(_ path: String) throws(FileError) -> FileDescriptor {
+        try open(path, O_RDONLY | O_DIRECTORY)
+    }
+
+    /// The size in bytes (`fstat`).
+    func size() throws(FileError) -> Int {
+        var info = stat()
+        try systemCall("fstat", path) { fstat(raw, &info) }
+        return Int(info.st_size)
+    }
+
+    /// The permission bits (`fstat`), e.g. `0o600`.
+    func permissions() throws(FileError) -> mode_t {
+        var info = stat()
+        try systemCall("fstat", path) { fstat(raw, &info) }
+        return info.st_mode & 0o7777
+    }
+
+    /// Reads from the current offset to the end, at most `limit` bytes (`read`).
+    func readAll(limit: Int) throws(FileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while bytes.count < limit {
+            let wanted = min(chunk.count, limit - bytes.count)
+            let n = try systemCall("read", path) {
+                chunk.withUnsafeMutableBytes { read(raw, $0.baseAddress, wanted) }
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    /// The byte at `offset`, or nil past the end (`pread`).
+    func byte(at offset: Int) throws(FileError) -> UInt8? {
+        var one: UInt8 = 0
+        let n = try systemCall("pread", path) { pread(raw, &one, 1, off_t(offset)) }
+        return n == 1 ? one : nil
+    }
+
+    /// Writes every byte, looping over short writes (`write`).
+    func writeAll(_ bytes: [UInt8]) throws(FileError) {
+        var done = 0
+        while done < bytes.count {
+            let n = try systemCall("write", path) {
+                bytes.withUnsafeBytes { write(raw, $0.baseAddress! + done, $0.count - done) }
+            }
+            done += n
+        }
+    }
+
+    /// Flushes data and metadata to the disk (`fsync`).
+    func sync() throws(FileError) {
+        try systemCall("fsync", path) { fsync(raw) }
+    }
+}

@@ -1,0 +1,44 @@
+import Glibc
+
+/// A failed system call on a file: which C function, on which path, and why.
+///
+/// The message reads like `open(/home/a/.config/icare/config): Permission denied`,
+/// which is what a person needs to fix the cause.
+public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The C function that failed, e.g. `open`, `rename`, `fsync`.
+    public let function: String
+    /// The path it was called on (for `rename`, the destination).
+    public let path: String
+    /// The `errno` value it left.
+    public let code: Int32
+
+    /// A failure of `function` on `path` with the errno `code`.
+    public init(function: String, path: String, code: Int32) {
+        self.function = function
+        self.path = path
+        self.code = code
+    }
+
+    /// The C library's text for `code` (`strerror`).
+    public var reason: String { String(cString: strerror(code)) }
+
+    /// True when the file or a directory on its path does not exist (`ENOENT`).
+    public var isNotFound: Bool { code == ENOENT }
+
+    /// `function(path): reason`.
+    public var description: String { "\(function)(\(path)): \(reason)" }
+}
+
+/// Runs a system call, retrying on `EINTR`, and turns a negative result into
+/// a `FileError` naming `function` and `path`.
+@discardableResult
+func systemCall<Result: BinaryInteger>(
+    _ function: String, _ path: String, _ call: () -> Result
+) throws(FileError) -> Result {
+    while true {
+        let result = call()
+        if result >= 0 { return result }
+        let code = errno
+        if code != EINTR { throw FileError(function: function, path: path, code: code) }
+    }
+}

@@ -1,0 +1,29 @@
+/// A value stored in a GVDB file: a serialised GVariant `v`, that is the
+/// value's bytes, a zero byte, and the value's type string.
+public struct GVariantValue: Equatable, Sendable {
+    /// The GVariant type string, e.g. `b`, `s`, `i`, `as`.
+    public let type: String
+    /// The serialised value (little-endian), without the type.
+    public let data: [UInt8]
+
+    /// Splits a serialised variant; nil when it has no type string.
+    init?(variant bytes: ArraySlice<UInt8>) {
+        guard let zero = bytes.lastIndex(of: 0) else { return nil }
+        let type = bytes[(zero + 1)...]
+        guard !type.isEmpty, type.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+        self.type = String(decoding: type, as: UTF8.self)
+        data = Array(bytes[..<zero])
+    }
+
+    /// The boolean, when the type is `b` and the byte is 0 or 1.
+    public var boolean: Bool? {
+        guard type == "b", data.count == 1, data[0] <= 1 else { return nil }
+        return data[0] == 1
+    }
+
+    /// The string, when the type is `s` and the data ends with its zero byte.
+    public var string: String? {
+        guard type == "s", data.last == 0 else { return nil }
+        return String(decoding: data.dropLast(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,262 @@
+import Glibc
+import DBusKit
+import SystemdKit
+
+/// Tells whether the person is at the screen: locked, idle, asleep. Every
+/// answer arrives by signal (no polling, no periodic timer); each source that
+/// is missing is logged once and the others keep working.
+///
+/// Sources (shapes in `desktop-facts.md`, "Presence"):
+/// - logind on the system bus: the own session's `LockedHint`, `Active`,
+///   `IdleHint`/`IdleSinceHint`, and the manager's `PrepareForSleep`;
+/// - `org.gnome.ScreenSaver` and `org.freedesktop.ScreenSaver` on the session
+///   bus: `ActiveChanged`;
+/// - `org.gnome.Mutter.IdleMonitor` on the session bus: idle and user-active watches.
+///
+/// Decisions:
+/// - **Locked** is logind `LockedHint` OR logind `Active == false` OR any
+///   screensaver active. `Active == false` means another session has the
+///   seat (user switch, VT switch): the person cannot see this screen, which
+///   for the eyes is the same as a lock. A source that vanishes stops
+///   counting (it cannot hold the schedule paused).
+/// - **Idle** is Mutter's idle watch for the threshold OR logind `IdleHint`
+///   held for the threshold since `IdleSinceHint` (one one-shot timer to
+///   that moment, not a poll).
+/// - **Media playback.** A player holding an idle inhibitor stops GNOME
+///   from going idle: Mutter freezes its idle watches while gnome-session
+///   reports the idle inhibitor (and restarts the idle count when it ends),
+///   logind's `IdleHint` stays false, the screensaver stays off. So during a
+///   video iCare sees the person as present — right for the eyes, since
+///   watching is screen time and reminders should keep coming. It must not
+///   last forever, though (a person who left a video playing is away): when a
+///   reminder comes due the daemon calls `checkAwayDespiteInhibitor()`, which
+///   asks Mutter once for the real time since the last input (`GetIdletime`
+///   counts straight through inhibitors); at `inhibitedPresenceLimit` or more
+///   the person is reported idle, and the next input reports them back. No
+///   timer is added for this: it rides on the reminder the daemon has anyway.
+/// - **Sleep** time is measured on CLOCK_BOOTTIME, which runs through suspend.
+///
+/// All of it lives on the loop's thread; callbacks run there, only on real changes.
+public final class PresenceMonitor {
+    /// The screen is locked (true) or unlocked (false).
+    public var onLocked: ((Bool) -> Void)?
+    /// The person has been idle for the threshold (true), or is back (false).
+    public var onIdle: ((Bool) -> Void)?
+    /// The machine is about to suspend (true) or has resumed (false).
+    public var onSleep: ((Bool) -> Void)?
+
+    /// Whether the screen counts as locked now.
+    public private(set) var isLocked = false
+    /// Whether the person counts as idle now.
+    public private(set) var isIdle = false
+    /// Whether the machine is between `PrepareForSleep(true)` and `(false)`.
+    public private(set) var isAsleep = false
+    /// How long the last suspend lasted, µs of CLOCK_BOOTTIME from
+    /// `PrepareForSleep(true)` to `(false)`; nil before the first resume.
+    public private(set) var lastSleepDuration: UInt64?
+    /// No input for this long (seconds) counts as away even while an idle
+    /// inhibitor keeps GNOME from saying so; see `checkAwayDespiteInhibitor()`.
+    public var inhibitedPresenceLimit: UInt32 = 3600
+    /// The idle threshold in seconds (the break duration).
+    public private(set) var idleThreshold: UInt32 = 20
+
+    /// The sources being watched right now, for the log.
+    public var sourcesFound: [String] {
+        var found: [String] = []
+        if let logind, logind.present {
+            found.append("logind")
+            if let path = logind.sessionPath { found.append("logind session \(path)") }
+        }
+        for s in screensavers where s.present { found.append(s.name) }
+        if mutter.present { found.append(MutterIdleWatcher.busName) }
+        return found
+    }
+
+    private let loop: EventLoop
+    private let log: Log
+    private let hasSystemBus: Bool
+    private let logind: LogindWatcher?
+    private let screensavers: [ScreenSaverWatcher]
+    private let mutter: MutterIdleWatcher
+    private var started = false
+    private var sleepStartedAt: UInt64 = 0
+    private var idleHintReached = false
+    private var idleHintTimer: EventSource?
+    /// Sources already logged as missing (each is logged once).
+    private var missingLogged: Set<String> = []
+    /// What this monitor logged at info or above, newest last (kept short; for tests).
+    private(set) var logged: [String] = []
+
+    /// Watches the session bus, and the system bus when there is one (nil: lock
+    /// hints and sleep from logind are simply not watched).
+    public init(session: Connection, system: Connection?, loop: EventLoop, log: Log) {
+        self.loop = loop
+        self.log = log
+        hasSystemBus = system != nil
+        logind = system.map { LogindWatcher(bus: $0) }
+        screensavers = [ScreenSaverWatcher.gnome, ScreenSaverWatcher.freedesktop].map {
+            ScreenSaverWatcher(bus: session, name: $0.name, interface: $0.interface, paths: $0.paths)
+        }
+        mutter = MutterIdleWatcher(bus: session, thresholdMs: 20_000)
+    }
+
+    deinit { idleHintTimer?.cancel() }
+
+    /// Subscribes to every source and reads their current state. Idempotent.
+    public func start() {
+        guard !started else { return }
+        started = true
+        if let logind {
+            logind.onPresence = { [unowned self] present in
+                self.sourceChanged("logind", present, missing: "logind (org.freedesktop.login1) is not on the system bus: no lock hints or sleep from it")
+            }
+            logind.onResolved = { [unowned self] resolution in self.sessionResolved(resolution) }
+            logind.onHints = { [unowned self] in self.logindHintsChanged() }
+            logind.onPrepareForSleep = { [unowned self] sleeping in self.prepareForSleep(sleeping) }
+            logind.start()
+        } else {
+            reportMissing("system bus", "no system bus: no lock hints or sleep from logind")
+        }
+        for s in screensavers {
+            s.onPresence = { [unowned self, unowned s] present in
+                self.sourceChanged(s.name, present, missing: "\(s.name) is not on the session bus: its lock screen is not watched")
+            }
+            s.onActive = { [unowned self] in self.updateLocked() }
+            s.start()
+        }
+        mutter.onPresence = { [unowned self] present in
+            self.sourceChanged(MutterIdleWatcher.busName, present,
+                               missing: "\(MutterIdleWatcher.busName) is not on the session bus: no idle watch from it")
+        }
+        mutter.onIdle = { [unowned self] in self.updateIdle() }
+        mutter.start()
+    }
+
+    /// Sets the idle threshold (the break duration, at least 1 s) and re-arms
+    /// the idle watches for it.
+    public func setIdleThreshold(seconds: UInt32) {
+        let value = max(seconds, 1)
+        guard value != idleThreshold else { return }
+        idleThreshold = value
+        mutter.setThreshold(ms: UInt64(value) * 1000)
+        logindHintsChanged()
+    }
+
+    /// Call when a reminder comes due. Asks Mutter once for the time since
+    /// the last input; if it is at least `inhibitedPresenceLimit`, the person
+    /// is reported idle although an idle inhibitor (media playback) kept
+    /// GNOME from saying so, and the next input reports them back.
+    public func checkAwayDespiteInhibitor() {
+        guard !isIdle else { return }
+        let limitMs = UInt64(inhibitedPresenceLimit) * 1000
+        mutter.readIdleTime { [weak self] ms in
+            guard let self, let ms, ms >= limitMs else { return }
+            self.note(.info, "no input for \(ms / 1000) s although nothing went idle (an idle inhibitor?): counting the person as away")
+            self.mutter.markAway()
+        }
+    }
+
+    // MARK: combining
+
+    private func updateLocked() {
+        var locked = screensavers.contains { $0.active }
+        if let logind, logind.sessionPath != nil {
+            locked = locked || logind.hints.locked || !logind.hints.active
+        }
+        guard locked != isLocked else { return }
+        isLocked = locked
+        note(.debug, locked ? "screen locked" : "screen unlocked")
+        onLocked?(locked)
+    }
+
+    private func updateIdle() {
+        let idle = mutter.idle || idleHintReached
+        guard idle != isIdle else { return }
+        isIdle = idle
+        note(.debug, idle ? "idle for \(idleThreshold) s" : "back from idle")
+        onIdle?(idle)
+    }
+
+    private func logindHintsChanged() {
+        updateLocked()
+        updateIdleHint()
+    }
+
+    /// logind idle: `IdleHint` true and `IdleSinceHint + threshold` reached;
+    /// until then one one-shot timer waits for that moment.
+    private func updateIdleHint() {
+        idleHintTimer?.cancel()
+        idleHintTimer = nil
+        guard let logind, logind.sessionPath != nil, logind.hints.idle else {
+            setIdleHintReached(false)
+            return
+        }
+        let now = Clock.realtime.now()
+        let since = logind.hints.idleSince == 0 ? now : logind.hints.idleSince
+        let deadline = since + UInt64(idleThreshold) * 1_000_000
+        if deadline <= now {
+            setIdleHintReached(true)
+            return
+        }
+        setIdleHintReached(false)
+        idleHintTimer = try? loop.addTimer(clock: .realtime, at: deadline, accuracy: 100_000) { [unowned self] in
+            self.idleHintTimer = nil
+            self.setIdleHintReached(true)
+        }
+    }
+
+    private func setIdleHintReached(_ value: Bool) {
+        guard value != idleHintReached else { return }
+        idleHintReached = value
+        updateIdle()
+    }
+
+    private func prepareForSleep(_ sleeping: Bool) {
+        guard sleeping != isAsleep else { return }
+        isAsleep = sleeping
+        let now = Clock.boottime.now()
+        if sleeping {
+            sleepStartedAt = now
+            note(.info, "going to sleep")
+        } else {
+            lastSleepDuration = now - sleepStartedAt
+            note(.info, "resumed after \(lastSleepDuration! / 1_000_000) s asleep")
+        }
+        onSleep?(sleeping)
+    }
+
+    // MARK: sources and the log
+
+    private func sessionResolved(_ resolution: LogindWatcher.Resolution) {
+        switch resolution {
+        case .found(let path, let via):
+            note(.info, "watching logind session \(path) (found through \(via))")
+        case .none(let reason):
+            reportMissing("logind session", "no logind session for this process (\(reason)): lock and idle hints from logind are not watched")
+        }
+    }
+
+    private func sourceChanged(_ name: String, _ present: Bool, missing: String) {
+        if present {
+            note(.info, "watching \(name)")
+        } else if !reportMissing(name, missing) {
+            note(.debug, "\(name) went away")
+        }
+        updateLocked()
+    }
+
+    /// Logs `message` the first time `source` is missing; returns whether it did.
+    @discardableResult
+    private func reportMissing(_ source: String, _ message: String) -> Bool {
+        guard missingLogged.insert(source).inserted else { return false }
+        note(.info, message)
+        return true
+    }
+
+    private func note(_ level: LogLevel, _ message: String) {
+        log.log(level, "presence: \(message)")
+        guard level <= .info else { return }
+        logged.append(message)
+        if logged.count > 100 { logged.removeFirst(logged.count - 100) }
+    }
+}

@@ -1,0 +1,301 @@
+import Glibc
+import DBusKit
+import SystemdKit
+import ReminderCore
+import ICareFiles
+
+/// The composition of `icared`: one loop, one bus connection, the engine,
+/// and the adapters that feed it events and carry out its effects.
+/// All state lives here, on one thread.
+public final class Daemon {
+    /// The service's version, also the `Version` property.
+    public static let version = "0.1.0"
+
+    let loop: EventLoop
+    let log: Log
+    let paths: XDGPaths
+    let calendar: any LocalCalendar
+    var engine: ReminderEngine
+    var bus: Connection?
+    var object: ExportedObject?
+    var deadline: EventSource?
+    var sources: [EventSource] = []
+    var lastSavedSnapshot = ""
+    var dndSource = ""
+    var exitCode: Int32 = 0
+    var notifier: Notifier?
+
+    let config: ConfigFile
+    let history: HistoryStore
+    let stateFile: StateFile
+
+    /// Builds the daemon from the files in `paths`; nothing on the bus yet.
+    public init(loop: EventLoop, log: Log, paths: XDGPaths, calendar: any LocalCalendar = SystemCalendar()) {
+        self.loop = loop
+        self.log = log
+        self.paths = paths
+        self.calendar = calendar
+        config = ConfigFile(paths: paths)
+        history = HistoryStore(paths: paths)
+        stateFile = StateFile(paths: paths)
+        let now = Daemon.wallNow()
+        let (settings, problems) = config.load(previous: Settings())
+        for p in problems { log.warning(p.description) }
+        let today = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
+        var snapshot: EngineSnapshot? = nil
+        do {
+            if let text = try stateFile.read() {
+                snapshot = EngineSnapshot(decoding: text)
+                if snapshot == nil { log.warning("\(stateFile.path): unreadable saved state; starting a fresh interval.") }
+                lastSavedSnapshot = text
+            }
+        } catch {
+            log.warning("\(stateFile.path): \(error); starting a fresh interval.")
+        }
+        engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: today, restoring: snapshot)
+    }
+
+    /// The wall clock in µs.
+    static func wallNow() -> Timestamp { Timestamp(Clock.realtime.now()) }
+
+    static func todayRecords(history: HistoryStore, calendar: any LocalCalendar, now: Timestamp, log: Log) -> [BreakRecord] {
+        let l = calendar.local(now)
+        let midnight = calendar.timestamp(year: l.year, month: l.month, day: l.day, time: TimeOfDay(hour: 0, minute: 0)!)
+        let (records, problems) = history.records(from: midnight, to: now + Micro.second)
+        for p in problems { log.warning(p.description) }
+        return records
+    }
+
+    // MARK: running
+
+    /// Connects, serves `org.icare.Reminder`, and runs until SIGTERM/SIGINT
+    /// (status 0), a lost bus (status 1), or a failed start (status 1).
+    public func run() -> Int32 {
+        do {
+            try loop.exitOnTerminationSignals()
+            loop.enableWatchdog()
+            try ensureDirectories()
+            let bus = try Connection(bus: .session, loop: loop)
+            self.bus = bus
+            bus.onDisconnect = { [unowned self] in
+                self.log.error("Lost the connection to the session bus; exiting.")
+                self.exitCode = 1
+                self.loop.exit(1)
+            }
+            let object = ExportedObject(path: ReminderInterface.path,
+                                        interfaces: [ReminderInterface.describe(self, version: Daemon.version)])
+            self.object = object
+            bus.export(object)
+            switch try bus.requestName(ReminderInterface.busName) {
+            case .primaryOwner, .alreadyOwner:
+                break
+            case .exists, .inQueue:
+                log.error("Another icared already owns org.icare.Reminder on this session bus; this one exits.")
+                return 1
+            }
+            startNotifier(bus)
+            try startWatchers()
+            afterChange()
+            log.info("iCare \(Daemon.version) is running; \(statusLine()).",
+                     fields: [("ICARE_STATE", engine.status.state.rawValue)])
+            SystemdNotify.ready(status: statusLine())
+        } catch {
+            log.error("Could not start: \(error)")
+            return 1
+        }
+        let code: Int32
+        do {
+            code = try loop.run()
+        } catch {
+            log.error("The event loop failed: \(error)")
+            return 1
+        }
+        SystemdNotify.stopping()
+        saveSnapshot()
+        bus?.flush()
+        log.info("Stopped.")
+        return code != 0 ? code : exitCode
+    }
+
+    private func startNotifier(_ bus: Connection) {
+        let notifier = Notifier(bus: bus, loop: loop, log: log)
+        self.notifier = notifier
+        notifier.onAction = { [unowned self] action in
+            switch action {
+            case .start: self.deliver(.startBreak)
+            case .snooze: self.deliver(.snooze(seconds: 0))
+            case .skip, .endBreak: self.deliver(.skip)
+            }
+        }
+        effectHook = { [unowned self] effect in
+            if case .breakCompleted = effect {
+                let next = self.engine.status.nextBreak
+                self.notifier?.breakCompleted(nextBreak: next, clock: next > 0 ? self.clockTime(next) : nil)
+            }
+        }
+        changeHook = { [unowned self] in self.notifier?.update(status: self.engine.status, settings: self.engine.settings) }
+        notifier.start()
+    }
+
+    private func ensureDirectories() throws {
+        try Directory.ensure(paths.configDirectory)
+        try Directory.ensure(paths.stateDirectory)
+    }
+
+    private func startWatchers() throws {
+        deadline = try loop.addTimer(clock: .realtime, at: 0, accuracy: 1_000) { [unowned self] in
+            self.deliver(.timer)
+        }
+        deadline?.setEnabled(.off)
+        sources.append(try loop.addTimeChange { [unowned self] in
+            tzset()
+            self.log.info("The wall clock changed; re-evaluating the schedule.")
+            self.deliver(.clockChanged)
+        })
+        sources.append(try loop.addInotify(path: paths.configDirectory,
+                                           mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) {
+            [unowned self] _, name in
+            if name == "config" { self.reloadConfig() }
+        })
+    }
+
+    // MARK: events
+
+    /// Feeds an event from a watcher or timer; an engine refusal is logged.
+    func deliver(_ event: ReminderEvent) {
+        do {
+            try apply(event)
+        } catch {
+            log.debug("Ignored \(event): \(error)")
+        }
+    }
+
+    /// Runs one event through the engine, carries out its effects in order,
+    /// announces every property that changed, and re-arms the one timer.
+    func apply(_ event: ReminderEvent) throws(ReminderError) {
+        let now = Daemon.wallNow()
+        if let object {
+            try object.trackingChanges { () throws(ReminderError) in
+                let effects = try engine.handle(event, at: now)
+                perform(effects)
+            }
+        } else {
+            perform(try engine.handle(event, at: now))
+        }
+        afterChange()
+    }
+
+    private func perform(_ effects: [ReminderEffect]) {
+        for effect in effects {
+            switch effect {
+            case .record(let r):
+                do {
+                    try history.append(r)
+                } catch {
+                    log.error("Could not save a break record: \(error)")
+                }
+            case .breakDue(let at): emit("BreakDue", .uint64(UInt64(max(0, at))))
+            case .breakStarted(let ends): emit("BreakStarted", .uint64(UInt64(max(0, ends))))
+            case .breakCompleted(let at): emit("BreakCompleted", .uint64(UInt64(max(0, at))))
+            case .breakSkipped(let at): emit("BreakSkipped", .uint64(UInt64(max(0, at))))
+            case .breakSnoozed(let until): emit("BreakSnoozed", .uint64(UInt64(max(0, until))))
+            }
+            effectHook?(effect)
+        }
+    }
+
+    /// Called for each effect after it is carried out (notifications hook in here).
+    var effectHook: ((ReminderEffect) -> Void)?
+    /// Called after every change of state (notifications hook in here).
+    var changeHook: (() -> Void)?
+
+    private func emit(_ signal: String, _ arg: DBusValue) {
+        object?.emit(ReminderInterface.name, signal, [arg])
+    }
+
+    private func afterChange() {
+        armDeadline()
+        saveSnapshot()
+        SystemdNotify.status(statusLine())
+        changeHook?()
+    }
+
+    private func armDeadline() {
+        guard let deadline else { return }
+        guard let next = engine.nextDeadline else {
+            deadline.setEnabled(.off)
+            return
+        }
+        let now = Daemon.wallNow()
+        let at = UInt64(max(next, now))
+        // A reminder minutes away may coalesce with other wake-ups; a break end may not.
+        deadline.setTime(at)
+        deadline.setEnabled(.oneshot)
+    }
+
+    func saveSnapshot() {
+        let text = engine.snapshot.encoded()
+        guard text != lastSavedSnapshot else { return }
+        do {
+            try stateFile.write(text)
+            lastSavedSnapshot = text
+        } catch {
+            log.error("Could not save the schedule state: \(error)")
+        }
+    }
+
+    func reloadConfig() {
+        let (settings, problems) = config.load(previous: engine.settings)
+        for p in problems { log.warning(p.description) }
+        guard settings != engine.settings else { return }
+        log.info("Settings changed in \(config.path); applying them.")
+        deliver(.settingsChanged(settings))
+    }
+
+    /// One human line for `systemctl status` and the log.
+    func statusLine() -> String {
+        let s = engine.status
+        switch s.state {
+        case .waiting, .snoozed: return "next break at \(clockTime(s.nextBreak))"
+        case .due: return "a break is due"
+        case .break: return "break until \(clockTime(s.breakEnds))"
+        case .paused:
+            let why = s.pauseReason == .user ? "paused" : "paused (\(s.pauseReason.rawValue))"
+            return s.pausedUntil > 0 ? "\(why) until \(clockTime(s.pausedUntil))" : why
+        case .inactive: return s.nextBreak > 0 ? "outside active hours; next break at \(clockTime(s.nextBreak))" : "outside active hours"
+        }
+    }
+
+    func clockTime(_ t: Timestamp) -> String {
+        let l = calendar.local(t)
+        return TimeOfDay(hour: l.hour, minute: l.minute)?.description ?? "?"
+    }
+}
+
+extension Daemon: ReminderInterface.Backend {
+    var status: ReminderStatus { engine.status }
+    var settings: Settings { engine.settings }
+    var doNotDisturbSource: String { dndSource }
+
+    func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) {
+        let updated: Settings
+        do {
+            updated = try engine.settings.setting(key, to: value)
+        } catch {
+            throw DBusError.invalidArgs(error.reason)
+        }
+        guard updated != engine.settings else { return }
+        do {
+            try config.write(key, updated.value(of: key))
+        } catch {
+            throw DBusError.failed("Could not save \(key.name) to \(config.path): \(error).")
+        }
+        deliver(.settingsChanged(updated))
+    }
+
+    func history(from: Timestamp, to: Timestamp) -> [BreakRecord] {
+        let (records, problems) = history.records(from: from, to: to)
+        for p in problems { log.warning(p.description) }
+        return records
+    }
+}

@@ -1,0 +1,67 @@
+import Glibc
+import SystemdKit
+import ICareFiles
+
+/// `icared`'s command line: arguments in, exit status out. Kept out of
+/// `main.swift` so no C callback is ever created in a MainActor context.
+public enum ICared {
+    static let usage = """
+    Usage: icared [--log-stderr] [--debug]
+           icared --help | --version
+
+    The iCare eye-break reminder service. It owns org.icare.Reminder on the
+    session bus and reminds you to look at something 20 feet (6 m) away for
+    20 seconds every 20 minutes. Normally started by D-Bus activation or by
+    systemd (systemctl --user start icared); control it with icarectl.
+
+    Options:
+      --log-stderr   log to standard error instead of the journal
+      --debug        log debug messages too
+      --help         show this help and exit
+      --version      show the version and exit
+
+    Files: $XDG_CONFIG_HOME/icare/config (settings),
+           $XDG_STATE_HOME/icare/ (history and schedule state)
+
+    """
+
+    /// Runs the service; returns the process exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        var logStderr = false
+        var debug = false
+        for arg in arguments.dropFirst() {
+            switch arg {
+            case "--help", "-h":
+                out(usage)
+                return 0
+            case "--version":
+                out("icared \(Daemon.version)\n")
+                return 0
+            case "--log-stderr": logStderr = true
+            case "--debug": debug = true
+            default:
+                err("icared: unknown option '\(arg)'. Try 'icared --help'.\n")
+                return 64
+            }
+        }
+        let log = Log(identifier: "icared", forceStderr: logStderr, threshold: debug ? .debug : .info)
+        let paths: XDGPaths
+        do {
+            paths = try XDGPaths.fromProcessEnvironment()
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            log.error("Could not create the event loop: \(error)")
+            return 1
+        }
+        return Daemon(loop: loop, log: log, paths: paths).run()
+    }
+
+    static func out(_ s: String) { _ = s.withCString { write(1, $0, strlen($0)) } }
+    static func err(_ s: String) { _ = s.withCString { write(2, $0, strlen($0)) } }
+}

@@ -1,0 +1,193 @@
+import DBusKit
+import ReminderCore
+
+/// The `org.icare.Reminder` interface, described once: dispatch, argument
+/// checks, properties, PropertiesChanged and the introspection XML (the
+/// checked-in `dbus/org.icare.Reminder.xml`) all come from this table.
+enum ReminderInterface {
+    static let name = InterfaceName("org.icare.Reminder")
+    static let busName = BusName("org.icare.Reminder")
+    static let path = ObjectPath("/org/icare/Reminder")
+    static let invalidState = "org.icare.Reminder.Error.InvalidState"
+
+    /// What the interface needs from the service behind it.
+    protocol Backend: AnyObject {
+        var status: ReminderStatus { get }
+        var settings: Settings { get }
+        var doNotDisturbSource: String { get }
+        func apply(_ event: ReminderEvent) throws(ReminderError)
+        func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError)
+        func history(from: Timestamp, to: Timestamp) -> [BreakRecord]
+    }
+
+    static func describe(_ backend: Backend, version: String) -> Interface {
+        Interface(name.rawValue, doc: """
+            iCare's eye-break reminder (interface version 1). Every 20 minutes, look at
+            something 20 feet (6 m) away for 20 seconds: the rule relieves eye strain while
+            it is practised. Times (t) are microseconds since the Unix epoch, 0 meaning none;
+            durations (u) are seconds. Clients count down from NextBreak and BreakEnds
+            themselves: there is no per-second signal. Errors: InvalidArgs for a wrong
+            signature or an out-of-range value, org.icare.Reminder.Error.InvalidState when a
+            call makes no sense in the current State; each message is one plain sentence.
+            """,
+            methods: methods(backend),
+            properties: properties(backend, version: version),
+            signals: signals)
+    }
+
+    // MARK: methods
+
+    private static func methods(_ b: Backend) -> [Method] {
+        [
+            Method("StartBreak", doc: """
+                Starts the break countdown now, from any state but break (also early, paused or
+                inactive: the person asked for it; a pause stays in force afterwards).
+                Error: InvalidState in break.
+                """) { _ throws(DBusError) in
+                try run(b, .startBreak)
+                return []
+            },
+            Method("Snooze", in: [Argument("seconds", "u")], out: [Argument("until", "t")], doc: """
+                Postpones the due or next reminder to now + seconds (0 = SnoozeDuration) and sets
+                State to snoozed; from break it ends the countdown first, with no record.
+                Errors: InvalidArgs outside 60-3600; InvalidState when paused or inactive.
+                """) { call throws(DBusError) in
+                try run(b, .snooze(seconds: call.arguments[0].uint32!))
+                return [.uint64(UInt64(max(0, b.status.nextBreak)))]
+            },
+            Method("Skip", doc: """
+                Skips the due, snoozed, running or upcoming break: a skipped record, and the next
+                reminder a full Interval from now. Error: InvalidState when paused or inactive.
+                """) { _ throws(DBusError) in
+                try run(b, .skip)
+                return []
+            },
+            Method("Pause", in: [Argument("seconds", "u")], out: [Argument("until", "t")], doc: """
+                Pauses reminders for seconds (0 = until Resume), at most 86400. A second Pause
+                replaces the first. Returns PausedUntil (0 for an open pause). A running break
+                ends with no record. Error: InvalidArgs above 86400.
+                """) { call throws(DBusError) in
+                try run(b, .pause(seconds: call.arguments[0].uint32!))
+                return [.uint64(UInt64(max(0, b.status.pausedUntil)))]
+            },
+            Method("Resume", doc: """
+                Ends a user pause; a full Interval starts now. Resuming when not paused by the
+                user is a no-op, not an error.
+                """) { _ throws(DBusError) in
+                try run(b, .resume)
+                return []
+            },
+            Method("GetHistory", in: [Argument("from", "t"), Argument("to", "t")], out: [Argument("records", "a(tsu)")], doc: """
+                The break records with from <= at < to, oldest first: (when it ended, outcome,
+                seconds rested). Outcomes: completed, skipped, natural; clients must accept
+                unknown strings. Error: InvalidArgs when from > to.
+                """) { call throws(DBusError) in
+                let from = call.arguments[0].uint64!, to = call.arguments[1].uint64!
+                guard from <= to else { throw DBusError.invalidArgs("GetHistory needs from <= to.") }
+                let clamp = { (v: UInt64) in Timestamp(min(v, UInt64(Int64.max))) }
+                let records = b.history(from: clamp(from), to: clamp(to))
+                return [.array(element: "(tsu)", records.map {
+                    .structure([.uint64(UInt64(max(0, $0.at))), .string($0.outcome.rawValue), .uint32($0.seconds)])
+                })]
+            },
+        ]
+    }
+
+    private static func run(_ b: Backend, _ event: ReminderEvent) throws(DBusError) {
+        do {
+            try b.apply(event)
+        } catch {
+            switch error {
+            case .invalidState(let m): throw DBusError(name: invalidState, message: m)
+            case .invalidArgs(let m): throw DBusError.invalidArgs(m)
+            }
+        }
+    }
+
+    // MARK: properties
+
+    private static func time(_ t: Timestamp) -> DBusValue { .uint64(UInt64(max(0, t))) }
+
+    private static func properties(_ b: Backend, version: String) -> [Property] {
+        var list: [Property] = [
+            Property("State", "s", doc: "waiting, due, break, snoozed, paused or inactive.",
+                     read: { .string(b.status.state.rawValue) }),
+            Property("PauseReason", "s", doc: """
+                "" unless State is paused; then user, dnd or locked: the cause that began most
+                recently. Reminders resume only when no cause holds.
+                """, read: { .string(b.status.pauseReason.rawValue) }),
+            Property("NextBreak", "t", doc: """
+                When the next reminder fires. In due: when the reminder went out; in break:
+                BreakEnds + Interval; in paused: PausedUntil + Interval for a timed user pause,
+                else 0; in inactive: the first reminder of the next active period.
+                """, read: { time(b.status.nextBreak) }),
+            Property("BreakEnds", "t", doc: "In break, when the countdown ends; else 0.",
+                     read: { time(b.status.breakEnds) }),
+            Property("PausedUntil", "t", doc: "The end of a timed user pause; else 0.",
+                     read: { time(b.status.pausedUntil) }),
+            Property("CompletedToday", "u", doc: "completed + natural records since local midnight.",
+                     read: { .uint32(b.status.completedToday) }),
+            Property("SkippedToday", "u", doc: "skipped records since local midnight.",
+                     read: { .uint32(b.status.skippedToday) }),
+            Property("DoNotDisturb", "b", doc: "The desktop's do-not-disturb, as observed.",
+                     read: { .bool(b.status.doNotDisturb) }),
+            Property("DoNotDisturbSource", "s", doc: """
+                Which desktop reported do-not-disturb (gnome, kde, xfce, dunst, swaync, mako), the
+                one that turned on most recently, or "".
+                """, read: { .string(b.doNotDisturbSource) }),
+            Property("Version", "s", doc: "The service's version.", emitsChange: .const,
+                     read: { .string(version) }),
+        ]
+        for key in SettingKey.allCases {
+            list.append(Property(key.name, Signature(rawValue: key.signature)!, doc: settingDoc(key),
+                                 read: { settingValue(b.settings.value(of: key)) },
+                                 write: { v throws(DBusError) in
+                                     guard let value = settingValue(v) else {
+                                         throw DBusError.invalidArgs("\(key.name) takes a value of type '\(key.signature)'.")
+                                     }
+                                     try b.changeSetting(key, to: value)
+                                 }))
+        }
+        return list
+    }
+
+    static func settingDoc(_ key: SettingKey) -> String {
+        let defaults = Settings()
+        let head = "Setting (read-write; saved to the config file before the reply). \(key.allowed)"
+        switch key {
+        case .activeHours:
+            return head + " Local time; an end before the start spans midnight. Default \"\"."
+        case .dndPolicy:
+            return head + " pause: no reminders during do-not-disturb, a full Interval after it ends; defer: keep counting and show a reminder that fell due when it ends; ignore. Default pause."
+        default:
+            return head + " Default \(defaults.value(of: key))."
+        }
+    }
+
+    static func settingValue(_ v: SettingValue) -> DBusValue {
+        switch v {
+        case .uint(let u): return .uint32(u)
+        case .string(let s): return .string(s)
+        case .bool(let b): return .bool(b)
+        }
+    }
+
+    static func settingValue(_ v: DBusValue) -> SettingValue? {
+        switch v {
+        case .uint32(let u): return .uint(u)
+        case .string(let s): return .string(s)
+        case .bool(let b): return .bool(b)
+        default: return nil
+        }
+    }
+
+    // MARK: signals
+
+    static let signals: [SignalDescription] = [
+        SignalDescription("BreakDue", [Argument("at", "t")], doc: "A reminder goes out (also when no notification server runs)."),
+        SignalDescription("BreakStarted", [Argument("ends", "t")], doc: "A break countdown starts; it ends at ends."),
+        SignalDescription("BreakCompleted", [Argument("at", "t")], doc: "A countdown ran to its end."),
+        SignalDescription("BreakSkipped", [Argument("at", "t")], doc: "A break was skipped (Skip, or a reminder unanswered for a whole Interval)."),
+        SignalDescription("BreakSnoozed", [Argument("until", "t")], doc: "A reminder was snoozed until until."),
+    ]
+}

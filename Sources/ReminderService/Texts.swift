@@ -1,0 +1,40 @@
+import ReminderCore
+
+/// Every text iCare shows a person, in one place: short, friendly, honest.
+/// The 20-20-20 rule relieves eye strain while it is practised; nothing
+/// here claims more (no myopia claims).
+enum Texts {
+    static let appName = "iCare"
+    /// The icon and desktop entry installed by `make install`.
+    static let iconName = "org.icare.Reminder"
+    static let desktopEntry = "org.icare.Reminder"
+
+    static let reminderSummary = "Time for an eye break"
+    static func reminderBody(breakSeconds: UInt32) -> String {
+        "Look at something about 6 m (20 ft) away for \(breakSeconds) seconds."
+    }
+    /// For servers without action buttons.
+    static func reminderBodyWithoutButtons(breakSeconds: UInt32) -> String {
+        reminderBody(breakSeconds: breakSeconds) + " Run 'icarectl start' to count the break."
+    }
+    static let startLabel = "Start"
+    static func snoozeLabel(seconds: UInt32) -> String {
+        let minutes = (seconds + 59) / 60
+        return "Snooze \(minutes) min"
+    }
+    static let skipLabel = "Skip"
+
+    static func countdownSummary(secondsLeft: Int64) -> String { "Look far away · \(secondsLeft) s" }
+    static let countdownBody = "Let your eyes rest on something in the distance."
+    static let endBreakLabel = "End break"
+
+    static let completeSummary = "Break complete"
+    static func completeBody(nextAt: String?) -> String {
+        if let nextAt { return "Well done. Next break at \(nextAt)." }
+        return "Well done."
+    }
+
+    /// Sound theme names (freedesktop sound naming spec).
+    static let reminderSound = "bell"
+    static let completeSound = "complete"
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Where `swift build` put the products (icared, icarectl) that tests run.
+public enum Products {
+    /// The bin directory of this build: the test bundle lives in it.
+    public static var binDirectory: String {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        // On Linux the runner is `<bin>/icarePackageTests.xctest`; walk up until icared is beside us.
+        for _ in 0..<4 {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("icared").path) { return dir.path }
+            dir = dir.deletingLastPathComponent()
+        }
+        return exe.deletingLastPathComponent().path
+    }
+
+    /// The full path of a built product; throws when it was not built.
+    public static func path(_ name: String) throws -> String {
+        let p = binDirectory + "/" + name
+        guard FileManager.default.isExecutableFile(atPath: p) else {
+            throw HarnessError("\(name) is not built in \(binDirectory); run 'swift build' before 'swift test'.")
+        }
+        return p
+    }
+}
+
+/// A real `icared` on a private bus with its own XDG folders.
+public final class ServiceHarness: @unchecked Sendable {
+    public let bus: PrivateBus
+    public let home: URL
+    public private(set) var process: Process?
+    public let logPath: String
+    public let extraEnvironment: [String: String]
+
+    /// The environment clients and the service share.
+    public var environment: [String: String] {
+        var env = bus.environment
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        env["XDG_RUNTIME_DIR"] = home.appendingPathComponent("runtime").path
+        env["HOME"] = home.path
+        for (k, v) in extraEnvironment { env[k] = v }
+        return env
+    }
+
+    public var configDirectory: String { home.appendingPathComponent("config/icare").path }
+    public var stateDirectory: String { home.appendingPathComponent("state/icare").path }
+
+    /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
+    public init(config: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil, start: Bool = true) throws {
+        self.bus = try bus ?? PrivateBus()
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("icare-home-\(UUID().uuidString)")
+        extraEnvironment = environment
+        logPath = home.appendingPathComponent("icared.log").path
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        if let config {
+            try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+            try config.write(toFile: configDirectory + "/config", atomically: true, encoding: .utf8)
+        }
+        if start { try self.start() }
+    }
+
+    /// Starts icared and waits (bounded) until it owns its name.
+    public func start(arguments: [String] = ["--log-stderr", "--debug"]) throws {
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        logHandle.seekToEndOfFile()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Products.path("icared"))
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.removeValue(forKey: "WATCHDOG_USEC")
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = logHandle
+        p.standardError = logHandle
+        try p.run()
+        process = p
+        let owned = try waitUntil(timeout: 10) { try self.nameHasOwner() || !p.isRunning }
+        guard owned, p.isRunning else { throw HarnessError("icared did not take its name; log:\n\(log)") }
+    }
+
+    /// Whether org.icare.Reminder has an owner on the bus.
+    public func nameHasOwner() throws -> Bool {
+        let r = try busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", "org.icare.Reminder"])
+        return r.stdout == "b true\n"
+    }
+
+    /// Runs `busctl --user ARGS` against this bus.
+    @discardableResult
+    public func busctl(_ args: [String]) throws -> ProcessResult {
+        try Subprocess.run(["busctl", "--user"] + args, environment: environment)
+    }
+
+    /// Calls a method of org.icare.Reminder with busctl.
+    @discardableResult
+    public func call(_ method: String, _ args: String...) throws -> ProcessResult {
+        try busctl(["call", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", method] + args)
+    }
+
+    /// Reads a property with busctl; returns busctl's text (e.g. `s "waiting"`).
+    public func property(_ name: String) throws -> String {
+        try busctl(["get-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", name])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A `t` or `u` property as a number.
+    public func number(_ name: String) throws -> UInt64 {
+        let text = try property(name)
+        guard let v = UInt64(text.split(separator: " ").last ?? "") else { throw HarnessError("\(name) is \(text)") }
+        return v
+    }
+
+    /// A `s` property's string.
+    public func string(_ name: String) throws -> String {
+        let text = try property(name)
+        guard text.hasPrefix("s \"") else { throw HarnessError("\(name) is \(text)") }
+        return String(text.dropFirst(3).dropLast())
+    }
+
+    /// The service's log so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Kills the service (SIGKILL: a crash) and waits for it.
+    public func kill9() {
+        if let p = process { Subprocess.kill9(p) }
+        process = nil
+    }
+
+    /// Sends a signal and waits (bounded) for the exit status.
+    public func signal(_ signo: Int32, timeout: TimeInterval = 5) throws -> Int32 {
+        guard let p = process else { throw HarnessError("not running") }
+        kill(p.processIdentifier, signo)
+        guard waitUntil(timeout: timeout, { !p.isRunning }) else {
+            Subprocess.kill9(p)
+            throw HarnessError("icared did not exit after signal \(signo)")
+        }
+        process = nil
+        return p.terminationStatus
+    }
+
+    public func stop() {
+        kill9()
+        bus.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    deinit { stop() }
+}
+
+/// Watches a bus with `busctl monitor` and collects what it prints.
+public final class BusMonitor: @unchecked Sendable {
+    private let process: Process
+    private let pipe = Pipe()
+    private let lock = NSLock()
+    private var data = Data()
+
+    /// Starts `busctl monitor` and waits (bounded) until it sees traffic that `provoke` causes.
+    public init(environment: [String: String], match: [String] = ["org.icare.Reminder"], provoke: () throws -> Void) throws {
+        process = try Subprocess.start(["busctl", "--user", "monitor", "--json=short"] + match, environment: environment, stdout: pipe)
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let chunk = h.availableData
+            guard let self, !chunk.isEmpty else { return }
+            self.lock.lock()
+            self.data.append(chunk)
+            self.lock.unlock()
+        }
+        // busctl subscribes asynchronously: provoke traffic until it shows up.
+        let seen = try waitUntil(timeout: 10, interval: 0.05) {
+            try provoke()
+            return !messages.isEmpty
+        }
+        guard seen else { throw HarnessError("busctl monitor saw no traffic") }
+    }
+
+    /// Every JSON message seen so far.
+    public var messages: [[String: Any]] {
+        lock.lock()
+        let text = String(decoding: data, as: UTF8.self)
+        lock.unlock()
+        return text.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+    }
+
+    /// The signals seen with this member name.
+    public func signals(_ member: String) -> [[String: Any]] {
+        messages.filter { ($0["type"] as? String) == "signal" && ($0["member"] as? String) == member }
+    }
+
+    /// Property names announced in PropertiesChanged so far, in order.
+    public var changedProperties: [String] {
+        signals("PropertiesChanged").flatMap { msg -> [String] in
+            guard let payload = msg["payload"] as? [String: Any], let data = payload["data"] as? [Any], data.count >= 2,
+                  let changed = data[1] as? [String: Any] else { return [] }
+            return Array(changed.keys)
+        }
+    }
+
+    public func stop() {
+        pipe.fileHandleForReading.readabilityHandler = nil
+        Subprocess.kill9(process)
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Installs the system packages iCare needs to build, run and test, on a
+# fresh Debian 12 / Ubuntu machine. The one place that knows them; README,
+# .ci/run and the Makefile's users call it. Idempotent and quiet: apt runs
+# only when a package is missing. Uses sudo when not root.
+set -eu
+
+packages="
+  pkg-config libdbus-1-dev libsystemd-dev
+  dbus-daemon dbus-bin
+  systemd
+  libglib2.0-bin
+  dconf-cli dconf-service dconf-gsettings-backend gsettings-desktop-schemas
+  python3 python3-dbusmock
+  tmux make man-db
+  xvfb dunst
+"
+# What each is for:
+#   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
+#   dbus-daemon dbus-bin                      private test buses, dbus-send
+#   systemd                                   busctl, systemd-analyze (unit tests)
+#   libglib2.0-bin                            gdbus, gsettings (tests, examples)
+#   dconf-* gsettings-desktop-schemas         GNOME do-not-disturb tests
+#   python3-dbusmock                          fake notification server
+#   tmux                                      `icarectl watch` in a real terminal
+#   make man-db                               install step, man page checks
+#   xvfb dunst                                a real notification daemon in tests
+
+missing=""
+for p in $packages; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = installed ] || missing="$missing $p"
+done
+
+if [ -z "$missing" ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
