@@ -70,10 +70,12 @@ BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-# Where the release binaries are. Recursively expanded, so swift is asked
-# only by the rules that install; `.build/release` when swift is not on PATH
-# (sudo's secure_path).
-BINSRC ?= $(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) 2>/dev/null || echo .build/release)
+# Where the release binaries are: asked of swift only by the rules that
+# install, `.build/release` when swift is not on PATH (sudo's secure_path).
+# Computed at most once per make run.
+ifeq ($(origin BINSRC),undefined)
+BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) 2>/dev/null || echo .build/release))$(BINSRC)
+endif
 
 # Builds before installing unless NO_BUILD is set or BINSRC was given.
 install_needs_build := $(if $(NO_BUILD),,$(if $(filter command line environment,$(origin BINSRC)),,build))

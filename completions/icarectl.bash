@@ -12,9 +12,9 @@ _icarectl()
         cword=$COMP_CWORD
     fi
 
-    local commands="status start snooze skip pause resume history get set watch monitor"
+    local commands="status start snooze skip pause resume history get set watch monitor help"
     local keys="Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound"
-    local global="--help --version --no-color"
+    local global="--help --version --no-color --generate-completion-script --generate-manual"
 
     # The command is the first word that is not an option.
     local i cmd="" cmdidx=0
@@ -26,6 +26,10 @@ _icarectl()
     done
 
     if [[ -z $cmd ]]; then
+        if [[ $prev == --generate-completion-script ]]; then
+            COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))
+            return
+        fi
         COMPREPLY=($(compgen -W "$commands $global" -- "$cur"))
         return
     fi
@@ -50,7 +54,7 @@ _icarectl()
             case $prev in
                 --days) COMPREPLY=($(compgen -W "7 14 30" -- "$cur")); return ;;
             esac
-            COMPREPLY=($(compgen -W "today --days --json --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "today yesterday --days --json --help" -- "$cur"))
             ;;
         get)
             COMPREPLY=($(compgen -W "$keys --json --help" -- "$cur"))
@@ -70,7 +74,13 @@ _icarectl()
                 esac
             fi
             ;;
-        start|skip|resume|watch|monitor)
+        monitor)
+            COMPREPLY=($(compgen -W "--json --help" -- "$cur"))
+            ;;
+        help)
+            COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+            ;;
+        start|skip|resume|watch)
             COMPREPLY=($(compgen -W "--help" -- "$cur"))
             ;;
     esac

@@ -1,12 +1,14 @@
 # fish completion for icarectl
 
-set -l commands status start snooze skip pause resume history get set watch monitor
+set -l commands status start snooze skip pause resume history get set watch monitor help
 set -l keys Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound
 
 complete -c icarectl -f
 complete -c icarectl -s h -l help -d 'Show help'
 complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the version'
 complete -c icarectl -l no-color -d 'No colour'
+complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -l generate-completion-script -x -a 'bash zsh fish' -d 'Print a completion script'
+complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -l generate-manual -d 'Print the icarectl(1) man page'
 
 complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a status -d 'Show the state and the time to the next break'
 complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a start -d 'Start a break now'
@@ -19,13 +21,15 @@ complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a get -d 'P
 complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a set -d 'Change a setting'
 complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a watch -d 'Live full-screen view'
 complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a monitor -d 'Print every event of the service'
+complete -c icarectl -n "not __fish_seen_subcommand_from $commands" -a help -d 'Show help for a command'
+complete -c icarectl -n '__fish_seen_subcommand_from help' -a "$commands"
 
 complete -c icarectl -n '__fish_seen_subcommand_from status' -l format -x -a 'waybar plain' -d 'Output format'
 complete -c icarectl -n '__fish_seen_subcommand_from status' -l follow -d 'A new line at every change'
-complete -c icarectl -n '__fish_seen_subcommand_from status history get' -l json -d 'Print JSON'
+complete -c icarectl -n '__fish_seen_subcommand_from status history get monitor' -l json -d 'Print JSON'
 complete -c icarectl -n '__fish_seen_subcommand_from snooze' -a '5m 10m 15m 30m'
 complete -c icarectl -n '__fish_seen_subcommand_from pause; and not __fish_seen_subcommand_from until' -a 'until 15m 30m 1h 2h'
-complete -c icarectl -n '__fish_seen_subcommand_from history' -a today -d "Today's breaks"
+complete -c icarectl -n '__fish_seen_subcommand_from history' -a 'today yesterday' -d 'Breaks of that day'
 complete -c icarectl -n '__fish_seen_subcommand_from history' -l days -x -a '7 14 30' -d 'Chart of the last N days'
 complete -c icarectl -n '__fish_seen_subcommand_from get' -a "$keys"
 

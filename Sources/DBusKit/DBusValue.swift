@@ -1,6 +1,6 @@
 /// Any D-Bus value, with enough type information to write it even when a
 /// container is empty. Reading a message yields these; writing takes them.
-public indirect enum DBusValue: Equatable, Sendable {
+public enum DBusValue: Equatable, Sendable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -22,7 +22,7 @@ public indirect enum DBusValue: Equatable, Sendable {
     /// `(…)`.
     case structure([DBusValue])
     /// `v`.
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// The value's complete type signature.
     public var signature: Signature {

@@ -8,6 +8,10 @@ public final class ExportedObject {
     weak var connection: Connection?
     private var trackingDepth = 0
     private var trackedBefore: [InterfaceName: [String: DBusValue]] = [:]
+    /// The last GetAll reply per interface name with the values it carried:
+    /// when the values are unchanged the reply is copied instead of
+    /// marshalled again (libdbus's marshalling is most of a GetAll's cost).
+    private var getAllCache: [String: (values: [(String, DBusValue)], reply: Message)] = [:]
 
     public init(path: ObjectPath, interfaces: [Interface]) {
         self.path = path
@@ -91,6 +95,8 @@ public final class ExportedObject {
             case ("org.freedesktop.DBus.Introspectable", "Introspect"), (nil, "Introspect"):
                 try expect(message, "", "Introspect")
                 return message.methodReturn([.string(Introspection.xml(for: self, children: connection?.children(of: path) ?? []))])
+            case ("org.freedesktop.DBus.Properties", "GetAll") where message.signature == "s":
+                return try getAll(message, args[0].string!)
             case ("org.freedesktop.DBus.Properties", _):
                 return message.methodReturn(try handleProperties(member, message, args))
             default:
@@ -173,6 +179,27 @@ public final class ExportedObject {
         default:
             throw DBusError.unknownMethod("Interface org.freedesktop.DBus.Properties has no method \(member).")
         }
+    }
+
+    private func getAll(_ message: Message, _ name: String) throws(DBusError) -> Message {
+        let chosen: [Interface]
+        if name.isEmpty {
+            chosen = interfaces
+        } else if let i = interface(name) {
+            chosen = [i]
+        } else if ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"].contains(name) {
+            chosen = []
+        } else {
+            throw DBusError.unknownInterface("Object \(path) has no interface \(name).")
+        }
+        let values = chosen.flatMap { $0.properties.map { ($0.name, $0.read()) } }
+        if let cached = getAllCache[name], cached.values.count == values.count,
+           zip(cached.values, values).allSatisfy({ $0.0 == $1.0 && $0.1 == $1.1 }) {
+            return cached.reply.copy(replyingTo: message)
+        }
+        let reply = message.methodReturn([.vardict(values)])
+        getAllCache[name] = (values, reply.copy(replyingTo: message))
+        return reply
     }
 
     private func findProperty(_ interfaceName: String, _ name: String) throws(DBusError) -> Property {

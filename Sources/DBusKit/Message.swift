@@ -70,6 +70,15 @@ public final class Message {
         return Message(adopting: dbus_message_new_error(raw, name, error.message)!)
     }
 
+    /// A copy of this reply addressed as the reply to `call` (dbus_message_copy,
+    /// then a new reply serial and destination): the body is not marshalled again.
+    public func copy(replyingTo call: Message) -> Message {
+        let m = Message(adopting: dbus_message_copy(raw)!)
+        dbus_message_set_reply_serial(m.raw, call.serial)
+        dbus_message_set_destination(m.raw, call.sender)
+        return m
+    }
+
     /// For an error reply: the error it carries.
     public var error: DBusError? {
         guard kind == .error else { return nil }

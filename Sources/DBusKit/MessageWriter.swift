@@ -1,3 +1,4 @@
+import Glibc
 import CDBus
 
 /// Writes `DBusValue`s through libdbus iterators. Values are well-typed by
@@ -47,9 +48,12 @@ enum MessageWriter {
     }
 
     private static func text(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ type: Int32, _ s: String) {
-        // libdbus aborts on embedded NULs in some paths; they cannot be sent anyway.
-        let clean = s.contains("\0") ? String(s.split(separator: "\0", omittingEmptySubsequences: false).joined()) : s
-        clean.withCString { cstr in
+        s.withCString { cstr in
+            // An embedded NUL cannot be sent: drop them rather than truncate silently.
+            if strlen(cstr) != s.utf8.count {
+                text(iter, type, String(decoding: s.utf8.filter { $0 != 0 }, as: UTF8.self))
+                return
+            }
             var p: UnsafePointer<CChar>? = cstr
             let ok = dbus_message_iter_append_basic(iter, type, &p)
             precondition(ok != 0, "out of memory writing a D-Bus message")
@@ -58,17 +62,19 @@ enum MessageWriter {
 
     private static func container(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ type: Int32, _ contained: String?,
                                   _ body: (UnsafeMutablePointer<DBusMessageIter>) -> Void) {
-        let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { sub.deallocate() }
-        let ok: dbus_bool_t
-        if let contained {
-            ok = contained.withCString { dbus_message_iter_open_container(iter, type, $0, sub) }
-        } else {
-            ok = dbus_message_iter_open_container(iter, type, nil, sub)
+        // The child iterator only has to live until it is closed, inside this scope.
+        var child = DBusMessageIter()
+        withUnsafeMutablePointer(to: &child) { sub in
+            let ok: dbus_bool_t
+            if let contained {
+                ok = contained.withCString { dbus_message_iter_open_container(iter, type, $0, sub) }
+            } else {
+                ok = dbus_message_iter_open_container(iter, type, nil, sub)
+            }
+            precondition(ok != 0, "out of memory writing a D-Bus message")
+            body(sub)
+            precondition(dbus_message_iter_close_container(iter, sub) != 0, "out of memory writing a D-Bus message")
         }
-        precondition(ok != 0, "out of memory writing a D-Bus message")
-        body(sub)
-        precondition(dbus_message_iter_close_container(iter, sub) != 0, "out of memory writing a D-Bus message")
     }
 }
 

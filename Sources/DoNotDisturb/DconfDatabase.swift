@@ -118,6 +118,6 @@ final class DconfDatabase {
                 reading = .unreadable
             }
         }
-        for listener in listeners { listener.read(reading) }
+        context.batch { for listener in listeners { listener.read(reading) } }
     }
 }

@@ -25,6 +25,8 @@ public final class DndMonitor {
     /// When each provider last turned on, as an increasing count (higher is later).
     private var turnedOn: [String: Int] = [:]
     private var turnCount = 0
+    /// While above 0, reports are taken but the combined state waits.
+    private var batching = 0
     private var watchers: [DndWatcher] = []
     private(set) var dconf: DconfDatabase?
 
@@ -48,9 +50,15 @@ public final class DndMonitor {
     /// as the bus answers. Call once.
     public func start() {
         precondition(watchers.isEmpty, "DndMonitor.start() called twice")
-        let context = WatcherContext(connection: connection, problems: problems) { [weak self] source, state in
+        let context = WatcherContext(connection: connection, problems: problems, report: { [weak self] source, state in
             self?.update(source, state)
-        }
+        }, batch: { [weak self] body in
+            guard let self else { return }
+            self.batching += 1
+            body()
+            self.batching -= 1
+            if self.batching == 0 { self.combine() }
+        })
         let database = DconfDatabase(path: dconfDatabasePath, context: context, loop: loop, log: log)
         watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: database, context: context) }
         watchers += [KDEWatcher(context: context), XfceWatcher(context: context), DunstWatcher(context: context),
@@ -73,7 +81,7 @@ public final class DndMonitor {
             turnCount += 1
             turnedOn[provider] = turnCount
         }
-        combine()
+        if batching == 0 { combine() }
     }
 
     private func combine() {

@@ -36,10 +36,15 @@ final class WatcherContext {
     let connection: Connection
     let problems: ProblemLog
     let report: (String, ProviderState) -> Void
+    /// Runs a block of reports that belong together (one dconf read speaks
+    /// for three providers), so the combined state changes once, not in steps.
+    let batch: (() -> Void) -> Void
 
-    init(connection: Connection, problems: ProblemLog, report: @escaping (String, ProviderState) -> Void) {
+    init(connection: Connection, problems: ProblemLog, report: @escaping (String, ProviderState) -> Void,
+         batch: @escaping (() -> Void) -> Void) {
         self.connection = connection
         self.problems = problems
         self.report = report
+        self.batch = batch
     }
 }

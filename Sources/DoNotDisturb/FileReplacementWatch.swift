@@ -11,7 +11,9 @@ final class FileReplacementWatch {
     private let folder: String
     private let fileName: String
     private let changed: () -> Void
-    private var source: EventSource?
+    private var source: InotifyWatch?
+    /// Counts re-arms, so events still queued for a replaced watch are dropped.
+    private var arming = 0
     /// The folder currently watched (the target or an ancestor).
     private(set) var watching: String?
 
@@ -32,12 +34,15 @@ final class FileReplacementWatch {
 
     /// Stops watching.
     func stop() {
+        arming += 1
         source?.cancel()
         source = nil
         watching = nil
     }
 
     private func arm() throws(SystemdError) {
+        arming += 1
+        let current = arming
         var candidate = folder
         var next = ""
         while true {
@@ -45,14 +50,16 @@ final class FileReplacementWatch {
             let mask = (target ? Self.fileEvents : Self.creationEvents) | Self.selfEvents | UInt32(IN_ONLYDIR)
             let awaited = next
             do {
-                let new = try loop.addInotify(path: candidate, mask: mask) { [weak self] mask, name in
-                    self?.event(mask: mask, name: name, target: target, awaited: awaited)
+                let new = try InotifyWatch(loop: loop, path: candidate, mask: mask) { [weak self] mask, name in
+                    guard let self, self.arming == current else { return }
+                    self.event(mask: mask, name: name, target: target, awaited: awaited)
                 }
                 source?.cancel()
                 source = new
                 watching = candidate
                 return
             } catch where (error.errno == ENOENT || error.errno == ENOTDIR) && candidate != "/" {
+                // The folder is missing: watch its parent for it to appear.
                 let slash = candidate.lastIndex(of: "/")!
                 next = String(candidate[candidate.index(after: slash)...])
                 candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])

@@ -33,7 +33,8 @@ final class ProblemLog {
         occurrences[key] = count + 1
         guard count == 0 else { return }
         linesLogged += 1
-        log.warning("Do-not-disturb: \(provider): \(detail); \(consequence) (logged once).",
+        let sentence = detail.hasSuffix(".") ? String(detail.dropLast()) : detail
+        log.warning("Do-not-disturb: \(provider): \(sentence); \(consequence) (logged once).",
                     fields: [("ICARE_DND_PROVIDER", provider), ("ICARE_DND_PROBLEM", kind.rawValue)])
     }
 }

@@ -1,7 +1,7 @@
 import ReminderCore
 
 /// One local day's tally for the chart.
-public struct DayTally: Equatable, Sendable {
+public struct HistoryDay: Equatable, Sendable {
     public let date: LocalDate
     /// `completed` + `natural` (as `CompletedToday` counts them).
     public var completed = 0
@@ -25,9 +25,9 @@ public struct HistoryFormatter: Sendable {
     }
 
     /// Counts `records` per local day over `days` (oldest first).
-    public func tally(_ records: [BreakRecord], days: [LocalDate]) -> [DayTally] {
-        var byDay: [LocalDate: DayTally] = [:]
-        for d in days { byDay[d] = DayTally(date: d) }
+    public func tally(_ records: [BreakRecord], days: [LocalDate]) -> [HistoryDay] {
+        var byDay: [LocalDate: HistoryDay] = [:]
+        for d in days { byDay[d] = HistoryDay(date: d) }
         for r in records {
             let d = time.calendar.local(r.at).date
             guard var t = byDay[d] else { continue }
@@ -64,16 +64,22 @@ public struct HistoryFormatter: Sendable {
     // MARK: several days
 
     /// `history --days N`: a bar per day, `█` completed and `░` skipped.
-    public func chart(_ tallies: [DayTally]) -> String {
+    public func chart(_ tallies: [HistoryDay]) -> String {
         let most = tallies.map { $0.completed + $0.skipped }.max() ?? 0
-        func columns(_ n: Int) -> Int {
-            guard n > 0 else { return 0 }
-            return most <= maxBar ? n : max(1, (n * maxBar + most / 2) / most)
+        // Columns for completed and skipped: exact up to maxBar, else scaled
+        // with the day's total rounded, and a visible cell for any non-zero count.
+        func columns(_ t: HistoryDay) -> (Int, Int) {
+            guard most > maxBar else { return (t.completed, t.skipped) }
+            let sum = t.completed + t.skipped
+            let total = max(sum > 0 ? 1 : 0, (sum * maxBar + most / 2) / most)
+            var c = min(total, t.completed > 0 ? max(1, (t.completed * maxBar + most / 2) / most) : 0)
+            if t.skipped > 0, c == total { c = max(0, total - 1) }
+            return (c, max(total - c, t.skipped > 0 ? 1 : 0))
         }
-        let width = tallies.map { columns($0.completed) + columns($0.skipped) }.max() ?? 0
+        let width = tallies.map { let (c, s) = columns($0); return c + s }.max() ?? 0
         var out = "Breaks, last \(tallies.count) day\(tallies.count == 1 ? "" : "s") (█ completed, ░ skipped):\n"
         for t in tallies {
-            let c = columns(t.completed), s = columns(t.skipped)
+            let (c, s) = columns(t)
             let bar = style.green(String(repeating: "█", count: c)) + style.yellow(String(repeating: "░", count: s))
                 + String(repeating: " ", count: width - c - s)
             out += t.date.weekdayName + " " + t.date.description + "  " + bar + (width > 0 ? "  " : "")
@@ -102,7 +108,7 @@ public struct HistoryFormatter: Sendable {
     }
 
     /// The `history --days N --json` shape.
-    public func daysJSON(_ tallies: [DayTally], from: Timestamp, to: Timestamp) -> JSON {
+    public func daysJSON(_ tallies: [HistoryDay], from: Timestamp, to: Timestamp) -> JSON {
         var m = JSON.time("from", from, time) + JSON.time("to", to, time)
         m.append(("days", .array(tallies.map { t in
             .object([("date", .string(t.date.description)), ("completed", .int(Int64(t.completed))),

@@ -1,6 +1,6 @@
 import ReminderCore
 
-/// Renders a `ReminderStatus` at a moment: the human block, the one-line
+/// Renders a `ServiceStatus` at a moment: the human block, the one-line
 /// status-bar text, waybar's JSON and the `--json` shape.
 public struct StatusFormatter: Sendable {
     public let time: TimeText
@@ -13,7 +13,7 @@ public struct StatusFormatter: Sendable {
     // MARK: human
 
     /// The block `icarectl status` prints (ends with a newline).
-    public func text(_ s: ReminderStatus, now: Timestamp) -> String {
+    public func text(_ s: ServiceStatus, now: Timestamp) -> String {
         var rows: [(String, String)] = [("State", style.state(s.state, stateWords(s, now: now)))]
         if s.state == "break", s.breakEnds > 0 {
             rows.append(("Break ends", time.clockSeconds(s.breakEnds) + ", in " + TimeText.span(TimeText.secondsUntil(s.breakEnds, from: now))))
@@ -26,7 +26,7 @@ public struct StatusFormatter: Sendable {
         return rows.map { ($0.0 + ":").padding(to: width) + $0.1 + "\n" }.joined()
     }
 
-    func stateWords(_ s: ReminderStatus, now: Timestamp) -> String {
+    func stateWords(_ s: ServiceStatus, now: Timestamp) -> String {
         switch s.state {
         case "due": return "due: time to rest your eyes"
         case "break": return "on a break"
@@ -48,7 +48,7 @@ public struct StatusFormatter: Sendable {
         }
     }
 
-    func pausedUntilWords(_ s: ReminderStatus, now: Timestamp) -> String {
+    func pausedUntilWords(_ s: ServiceStatus, now: Timestamp) -> String {
         if s.pausedUntil > 0 {
             return time.clock(s.pausedUntil, relativeTo: now) + ", in " + TimeText.span(TimeText.secondsUntil(s.pausedUntil, from: now))
         }
@@ -59,7 +59,7 @@ public struct StatusFormatter: Sendable {
         }
     }
 
-    func nextBreakWords(_ s: ReminderStatus, now: Timestamp) -> String {
+    func nextBreakWords(_ s: ServiceStatus, now: Timestamp) -> String {
         guard s.nextBreak > 0 else { return "not scheduled" }
         if s.state == "due" {
             let ago = s.nextBreak < now ? (now - s.nextBreak) / Micro.second : 0
@@ -68,7 +68,7 @@ public struct StatusFormatter: Sendable {
         return time.clock(s.nextBreak, relativeTo: now) + ", in " + TimeText.span(TimeText.secondsUntil(s.nextBreak, from: now))
     }
 
-    func todayWords(_ s: ReminderStatus) -> String {
+    func todayWords(_ s: ServiceStatus) -> String {
         "\(s.completedToday) completed, \(s.skippedToday) skipped"
     }
 
@@ -76,7 +76,7 @@ public struct StatusFormatter: Sendable {
 
     /// The short text for a bar (`--format plain`, waybar's `text`): `13m`,
     /// `13m snoozed`, `break due`, `on break`, `paused`, `paused 25m`, `off`.
-    public func short(_ s: ReminderStatus, now: Timestamp) -> String {
+    public func short(_ s: ServiceStatus, now: Timestamp) -> String {
         switch s.state {
         case "waiting": return TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
         case "snoozed": return TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now)) + " snoozed"
@@ -89,7 +89,7 @@ public struct StatusFormatter: Sendable {
     }
 
     /// One sentence for a tooltip.
-    public func headline(_ s: ReminderStatus, now: Timestamp) -> String {
+    public func headline(_ s: ServiceStatus, now: Timestamp) -> String {
         let next = s.nextBreak > 0 ? time.clock(s.nextBreak, relativeTo: now) : ""
         let inMinutes = TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
         switch s.state {
@@ -111,7 +111,7 @@ public struct StatusFormatter: Sendable {
 
     /// How far along the current countdown is, 0–100: the interval while
     /// waiting or snoozed, the break during one, 100 when due, else 0.
-    public func percentage(_ s: ReminderStatus, now: Timestamp) -> Int64 {
+    public func percentage(_ s: ServiceStatus, now: Timestamp) -> Int64 {
         func elapsed(_ end: Timestamp, _ length: UInt32) -> Int64 {
             guard length > 0 else { return 0 }
             let left = min(Int64(length), TimeText.secondsUntil(end, from: now))
@@ -127,7 +127,7 @@ public struct StatusFormatter: Sendable {
 
     /// waybar's custom-module JSON; `nil` status means the service is not running
     /// (empty text, which hides the module).
-    public func waybar(_ s: ReminderStatus?, now: Timestamp) -> JSON {
+    public func waybar(_ s: ServiceStatus?, now: Timestamp) -> JSON {
         guard let s else {
             return .object([("text", .string("")), ("alt", .string("stopped")), ("tooltip", .string("iCare is not running")),
                              ("class", .string("stopped")), ("percentage", .int(0))])
@@ -138,7 +138,7 @@ public struct StatusFormatter: Sendable {
     }
 
     /// The `status --json` shape (see `JSONShapes.swift`); `nil` means not running.
-    public func json(_ s: ReminderStatus?, now: Timestamp) -> JSON {
+    public func json(_ s: ServiceStatus?, now: Timestamp) -> JSON {
         guard let s else { return .object([("running", .bool(false))] + JSON.time("now", now, time)) }
         var m: [(String, JSON)] = [("running", .bool(true)), ("state", .string(s.state)), ("pause_reason", .string(s.pauseReason))]
         m += JSON.time("next_break", s.nextBreak, time)

@@ -2,8 +2,8 @@ import ReminderCore
 
 /// How times and spans of time are written for people and for JSON.
 public struct TimeText: Sendable {
-    public let calendar: LocalCalendar
-    public init(calendar: LocalCalendar) { self.calendar = calendar }
+    public let calendar: LocalZone
+    public init(calendar: LocalZone) { self.calendar = calendar }
 
     /// `14:32`.
     public func clock(_ t: Timestamp) -> String {

@@ -165,7 +165,11 @@ final class LogindWatcher {
 extension Result where Failure == DBusError {
     /// The error's text, or "" on success; for log lines.
     var errorText: String {
-        if case .failure(let e) = self { return "\(e.name): \(e.message)" }
+        // dbus-python puts a whole traceback in the message: keep its last line.
+        if case .failure(let e) = self {
+            let line = e.message.split(separator: "\n", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+            return line.isEmpty ? e.name : "\(e.name): \(line.prefix(160))"
+        }
         return ""
     }
 }

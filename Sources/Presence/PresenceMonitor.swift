@@ -107,28 +107,29 @@ public final class PresenceMonitor {
         guard !started else { return }
         started = true
         if let logind {
-            logind.onPresence = { [unowned self] present in
-                self.sourceChanged("logind", present, missing: "logind (org.freedesktop.login1) is not on the system bus: no lock hints or sleep from it")
+            logind.onPresence = { [weak self] present in
+                self?.sourceChanged("logind", present, missing: "logind (org.freedesktop.login1) is not on the system bus: no lock hints or sleep from it")
             }
-            logind.onResolved = { [unowned self] resolution in self.sessionResolved(resolution) }
-            logind.onHints = { [unowned self] in self.logindHintsChanged() }
-            logind.onPrepareForSleep = { [unowned self] sleeping in self.prepareForSleep(sleeping) }
+            logind.onResolved = { [weak self] resolution in self?.sessionResolved(resolution) }
+            logind.onHints = { [weak self] in self?.logindHintsChanged() }
+            logind.onPrepareForSleep = { [weak self] sleeping in self?.prepareForSleep(sleeping) }
             logind.start()
         } else {
             reportMissing("system bus", "no system bus: no lock hints or sleep from logind")
         }
         for s in screensavers {
-            s.onPresence = { [unowned self, unowned s] present in
-                self.sourceChanged(s.name, present, missing: "\(s.name) is not on the session bus: its lock screen is not watched")
+            let name = s.name
+            s.onPresence = { [weak self] present in
+                self?.sourceChanged(name, present, missing: "\(name) is not on the session bus: its lock screen is not watched")
             }
-            s.onActive = { [unowned self] in self.updateLocked() }
+            s.onActive = { [weak self] in self?.updateLocked() }
             s.start()
         }
-        mutter.onPresence = { [unowned self] present in
-            self.sourceChanged(MutterIdleWatcher.busName, present,
+        mutter.onPresence = { [weak self] present in
+            self?.sourceChanged(MutterIdleWatcher.busName, present,
                                missing: "\(MutterIdleWatcher.busName) is not on the session bus: no idle watch from it")
         }
-        mutter.onIdle = { [unowned self] in self.updateIdle() }
+        mutter.onIdle = { [weak self] in self?.updateIdle() }
         mutter.start()
     }
 
@@ -199,9 +200,9 @@ public final class PresenceMonitor {
             return
         }
         setIdleHintReached(false)
-        idleHintTimer = try? loop.addTimer(clock: .realtime, at: deadline, accuracy: 100_000) { [unowned self] in
-            self.idleHintTimer = nil
-            self.setIdleHintReached(true)
+        idleHintTimer = try? loop.addTimer(clock: .realtime, at: deadline, accuracy: 100_000) { [weak self] in
+            self?.idleHintTimer = nil
+            self?.setIdleHintReached(true)
         }
     }
 

@@ -9,7 +9,7 @@ extension ReminderEngine {
         if case .running(_, let ends) = phase { breakEnds = ends }
         return ReminderStatus(
             state: state,
-            pauseReason: state == .paused ? causes.last ?? .none : .none,
+            pauseReason: state == .paused ? causes.last ?? PauseReason.none : PauseReason.none,
             nextBreak: nextBreak(in: state),
             breakEnds: breakEnds,
             pausedUntil: userPause?.until ?? 0,

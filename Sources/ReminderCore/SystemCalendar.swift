@@ -3,11 +3,22 @@ import Glibc
 /// The machine's local calendar through the C library (`localtime_r`,
 /// `tzset`), honouring `TZ` and `/etc/localtime`. The only file of
 /// ReminderCore that touches the system.
+///
+/// The zone is read once (`tzset` in `init`); after a time-zone change call
+/// `reloadTimeZone()` and then hand the engine `.clockChanged`. Reading it
+/// once keeps each look-up free of system calls.
 public struct SystemCalendar: LocalCalendar {
-    /// The calendar of the process's time zone.
-    public init() {}
+    /// The calendar of the process's time zone (reads it with `tzset`).
+    public init() {
+        tzset()
+    }
 
-    /// The local date and time at `t` (`localtime_r`; re-reads the zone with `tzset` so a changed zone is seen).
+    /// Re-reads `TZ` and `/etc/localtime` (`tzset`) after the zone changed.
+    public static func reloadTimeZone() {
+        tzset()
+    }
+
+    /// The local date and time at `t` (`localtime_r`).
     public func local(_ t: Timestamp) -> LocalDateTime {
         let tm = brokenDown(second: t.floorDivided(by: Micro.second))
         return LocalDateTime(year: Int(tm.tm_year) + 1900, month: Int(tm.tm_mon) + 1, day: Int(tm.tm_mday),
@@ -25,7 +36,6 @@ public struct SystemCalendar: LocalCalendar {
     }
 
     private func brokenDown(second: Int64) -> tm {
-        tzset()
         var clock = time_t(second)
         var result = tm()
         _ = localtime_r(&clock, &result)

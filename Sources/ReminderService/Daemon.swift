@@ -15,7 +15,13 @@ public final class Daemon {
     let log: Log
     let paths: XDGPaths
     let calendar: any LocalCalendar
-    var engine: ReminderEngine
+    /// The engine; every change goes through `apply`, which refreshes `status`.
+    var engine: ReminderEngine {
+        didSet { status = engine.status }
+    }
+    /// The engine's status, kept current: property reads (GetAll reads nine
+    /// of them) must not recompute the schedule each time.
+    private(set) var status: ReminderStatus
     var bus: Connection?
     var object: ExportedObject?
     var deadline: EventSource?
@@ -52,7 +58,9 @@ public final class Daemon {
         } catch {
             log.warning("\(stateFile.path): \(error); starting a fresh interval.")
         }
-        engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: today, restoring: snapshot)
+        let engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: today, restoring: snapshot)
+        self.engine = engine
+        status = engine.status
     }
 
     /// The wall clock in µs.
@@ -95,9 +103,11 @@ public final class Daemon {
             }
             startNotifier(bus)
             try startWatchers()
+            // What ended while the service was down is recorded now, before its signal.
+            object.trackingChanges { perform(engine.startupEffects) }
             afterChange()
             log.info("iCare \(Daemon.version) is running; \(statusLine()).",
-                     fields: [("ICARE_STATE", engine.status.state.rawValue)])
+                     fields: [("ICARE_STATE", status.state.rawValue)])
             SystemdNotify.ready(status: statusLine())
         } catch {
             log.error("Could not start: \(error)")
@@ -129,11 +139,11 @@ public final class Daemon {
         }
         effectHook = { [unowned self] effect in
             if case .breakCompleted = effect {
-                let next = self.engine.status.nextBreak
+                let next = self.status.nextBreak
                 self.notifier?.breakCompleted(nextBreak: next, clock: next > 0 ? self.clockTime(next) : nil)
             }
         }
-        changeHook = { [unowned self] in self.notifier?.update(status: self.engine.status, settings: self.engine.settings) }
+        changeHook = { [unowned self] in self.notifier?.update(status: self.status, settings: self.engine.settings) }
         notifier.start()
     }
 
@@ -148,7 +158,7 @@ public final class Daemon {
         }
         deadline?.setEnabled(.off)
         sources.append(try loop.addTimeChange { [unowned self] in
-            tzset()
+            SystemCalendar.reloadTimeZone()
             self.log.info("The wall clock changed; re-evaluating the schedule.")
             self.deliver(.clockChanged)
         })
@@ -162,9 +172,9 @@ public final class Daemon {
     // MARK: events
 
     /// Feeds an event from a watcher or timer; an engine refusal is logged.
-    func deliver(_ event: ReminderEvent) {
+    func deliver(_ event: ReminderEvent, at moment: Timestamp? = nil) {
         do {
-            try apply(event)
+            try apply(event, at: moment)
         } catch {
             log.debug("Ignored \(event): \(error)")
         }
@@ -172,8 +182,11 @@ public final class Daemon {
 
     /// Runs one event through the engine, carries out its effects in order,
     /// announces every property that changed, and re-arms the one timer.
-    func apply(_ event: ReminderEvent) throws(ReminderError) {
-        let now = Daemon.wallNow()
+    func apply(_ event: ReminderEvent) throws(ReminderError) { try apply(event, at: nil) }
+
+    /// `apply` with the moment the event happened, when it is not now (idle began earlier).
+    func apply(_ event: ReminderEvent, at moment: Timestamp?) throws(ReminderError) {
+        let now = moment ?? Daemon.wallNow()
         if let object {
             try object.trackingChanges { () throws(ReminderError) in
                 let effects = try engine.handle(event, at: now)
@@ -254,7 +267,7 @@ public final class Daemon {
 
     /// One human line for `systemctl status` and the log.
     func statusLine() -> String {
-        let s = engine.status
+        let s = status
         switch s.state {
         case .waiting, .snoozed: return "next break at \(clockTime(s.nextBreak))"
         case .due: return "a break is due"
@@ -273,7 +286,6 @@ public final class Daemon {
 }
 
 extension Daemon: ReminderInterface.Backend {
-    var status: ReminderStatus { engine.status }
     var settings: Settings { engine.settings }
     var doNotDisturbSource: String { dndSource }
 

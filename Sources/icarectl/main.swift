@@ -1,1 +1,4 @@
-print("work in progress")
+import Glibc
+import ICareCLI
+
+exit(CLI.main(Array(CommandLine.arguments.dropFirst())))

@@ -176,6 +176,23 @@ import Testing
         }
     }
 
+    @Test func aParentCycleEndsTheLookup() throws {
+        var bytes = try DconfCompile.database(Self.desktops)
+        // Find the show-banners item by its hash, then make it its own parent with an empty key.
+        let hash = GVDBFile.hash(Array(Self.gnome.utf8))
+        let pattern = (0..<4).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt32($0))) }
+        let start = try #require((0..<(bytes.count - 24)).first { Array(bytes[$0..<$0 + 4]) == pattern })
+        #expect(try GVDBFile(bytes: bytes).boolean(at: Self.gnome) == false)
+        let rootStart = Int(bytes[16]) | Int(bytes[17]) << 8
+        let buckets = Int(bytes[rootStart + 4]) | Int(bytes[rootStart + 5]) << 8
+        let bloom = Int(bytes[rootStart]) | Int(bytes[rootStart + 1]) << 8
+        let index = (start - (rootStart + 8 + 4 * bloom + 4 * buckets)) / 24
+        for i in 0..<4 { bytes[start + 4 + i] = UInt8(truncatingIfNeeded: UInt32(index) >> (8 * UInt32(i))) }
+        bytes[start + 12] = 0
+        bytes[start + 13] = 0
+        #expect(try GVDBFile(bytes: bytes).boolean(at: Self.gnome) == nil)
+    }
+
     @Test func hashIsDJB2OverSignedChars() {
         #expect(GVDBFile.hash([]) == 5381)
         #expect(GVDBFile.hash(Array("/".utf8)) == 5381 &* 33 &+ 47)

@@ -128,9 +128,32 @@ final class LogindMock: @unchecked Sendable {
     static let sessionIface = "org.freedesktop.login1.Session"
     let mock: DBusMock
 
-    init(systemBus: PrivateBus) throws {
-        mock = try DBusMock(bus: systemBus, name: "org.freedesktop.login1", arguments: ["--template", "logind"])
+    /// The plain template, or, with `session`, the template plus that session
+    /// already in place when the name appears (`autoResolves`: plus a
+    /// `GetSession` that answers the real path, as real logind does).
+    init(systemBus: PrivateBus, session: String? = nil, autoResolves: Bool = false) throws {
+        guard let session else {
+            mock = try DBusMock(bus: systemBus, name: "org.freedesktop.login1", arguments: ["--template", "logind"])
+            return
+        }
+        // A template file that loads the real `logind` template, then adds to it.
+        let file = systemBus.directory.appendingPathComponent("logind_with_session.py")
+        try Self.wrapper.write(to: file, atomically: true, encoding: .utf8)
+        let parameters = "{\"session\": \"\(session)\", \"auto\": \(autoResolves)}"
+        mock = try DBusMock(bus: systemBus, name: "org.freedesktop.login1", arguments: ["--template", file.path, "-p", parameters])
     }
+
+    private static let wrapper = """
+    from dbusmock.templates.logind import *
+    from dbusmock.templates import logind as real
+
+    def load(mock, parameters):
+        real.load(mock, parameters)
+        path = mock.AddSession(parameters['session'], 'seat0', 1000, 'user', True)
+        if parameters.get('auto'):
+            mock.AddMethod(MAIN_IFACE, 'GetSession', 's', 'o', 'ret = dbus.ObjectPath("%s")' % path)
+
+    """
 
     /// Adds session `id` (active) and returns its path.
     @discardableResult

@@ -49,5 +49,20 @@ import Testing
         #expect(local.year == 2025 && local.month == 1 && local.day == 15)
         #expect(local.hour == 12 && local.minute == 0 && local.second == 0)
         #expect(local.weekday == 3)  // a Wednesday
+        SystemCalendar.reloadTimeZone()
+        #expect(system.local(noon) == local)
+    }
+
+    @Test func theSystemCalendarAgreesWithTheResolverAroundTheYear() {
+        // Whatever the machine's zone, every local time maps to an instant that shows it, or lies in a gap.
+        let system = SystemCalendar()
+        for month in 1...12 {
+            for hour in [0, 1, 2, 3, 12, 23] {
+                let t = system.timestamp(year: 2025, month: month, day: 15, time: TimeOfDay(hour: hour, minute: 30)!)
+                let l = system.local(t)
+                #expect(l.day == 15 && l.month == month)
+                #expect(l.hour == hour || l.hour == hour + 1, "a shown hour may only move forward, out of a gap")
+            }
+        }
     }
 }

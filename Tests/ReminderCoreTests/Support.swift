@@ -1,4 +1,5 @@
 @testable import ReminderCore
+import Synchronization
 import Testing
 
 /// Central European time with the 2025 EU daylight-saving changes
@@ -121,4 +122,18 @@ func series(from first: String, every step: Int, before end: String) -> [String]
         return "\(two(n / 3600)):\(two(n / 60 % 60)):\(two(n % 60))"
     }
     return stride(from: seconds(first), to: seconds(end), by: step).map(text)
+}
+
+/// A calendar whose zone can be switched under a running engine, as the
+/// machine's can (the engine sees it at the next event).
+final class SwitchableCalendar: LocalCalendar {
+    private let current: Mutex<OffsetCalendar>
+
+    init(_ calendar: OffsetCalendar) { current = Mutex(calendar) }
+
+    func switchTo(_ calendar: OffsetCalendar) { current.withLock { $0 = calendar } }
+    func local(_ t: Timestamp) -> LocalDateTime { current.withLock { $0 }.local(t) }
+    func timestamp(year: Int, month: Int, day: Int, time: TimeOfDay) -> Timestamp {
+        current.withLock { $0 }.timestamp(year: year, month: month, day: day, time: time)
+    }
 }

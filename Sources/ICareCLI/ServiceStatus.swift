@@ -3,7 +3,7 @@ import ReminderCore
 
 /// What the service reports about itself: its read-only properties and the
 /// settings, as last read with `GetAll` and updated by `PropertiesChanged`.
-public struct ReminderStatus: Equatable, Sendable {
+public struct ServiceStatus: Equatable, Sendable {
     public var state = "waiting"
     public var pauseReason = ""
     public var nextBreak: Timestamp = 0

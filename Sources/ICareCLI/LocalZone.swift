@@ -14,14 +14,14 @@ public struct LocalTime: Equatable, Sendable {
 /// Converts between `Timestamp`s (µs since the epoch) and local dates and
 /// times: the system's zone (`localtime_r`/`mktime`, honouring `TZ`), or a
 /// fixed offset so tests are exact whatever zone the machine is in.
-public struct LocalCalendar: Sendable {
+public struct LocalZone: Sendable {
     /// nil: the system zone; else seconds east of UTC.
     let fixedOffset: Int?
 
     /// The process's local time zone.
-    public static let system = LocalCalendar(fixedOffset: nil)
+    public static let system = LocalZone(fixedOffset: nil)
     /// A zone with a constant offset from UTC (seconds east).
-    public static func fixed(offset: Int) -> LocalCalendar { LocalCalendar(fixedOffset: offset) }
+    public static func fixed(offset: Int) -> LocalZone { LocalZone(fixedOffset: offset) }
 
     /// The local breakdown of `t` (localtime_r).
     public func local(_ t: Timestamp) -> LocalTime {

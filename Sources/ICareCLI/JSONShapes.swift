@@ -1,0 +1,57 @@
+// The JSON that `--json` prints: a stable contract for scripts.
+//
+// Every reading command prints one JSON object on one line (`monitor --json`
+// and `status --json --follow`: one object per line). Keys keep the order
+// below; new keys may be added at the end of an object, none is removed or
+// retyped within a major version. Times come in pairs: `<name>` is ISO 8601
+// local time with the UTC offset ("2024-11-29T14:32:05+01:00", null when
+// none) and `<name>_us` the same instant in µs since the Unix epoch (0 when
+// none), as on D-Bus. Durations are whole seconds.
+//
+// status --json
+//   {"running":true,"state":"waiting","pause_reason":"",
+//    "next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,
+//    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
+//    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
+//    "service_version":"…","now":ISO,"now_us":N}
+//   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
+//   state: waiting | due | break | snoozed | paused | inactive;
+//   pause_reason: "" | user | dnd | locked.
+//
+// status --format waybar (waybar's custom module, return-type json)
+//   {"text":"13m","alt":STATE,"tooltip":"…","class":STATE,"percentage":0-100}
+//   Not running (with --follow): text "", alt and class "stopped".
+//
+// get --json, get KEY --json (only that key)
+//   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
+//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true}
+//
+// history [DAY] --json
+//   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
+//    "breaks":[{"at":ISO,"at_us":N,"outcome":"completed","seconds":20}, …],
+//    "completed":N,"skipped":N}
+//   outcome: completed | skipped | natural | (newer outcomes pass through);
+//   "completed" counts completed and natural, as CompletedToday does.
+//
+// history --days N --json
+//   {"from":ISO,"from_us":N,"to":ISO,"to_us":N,
+//    "days":[{"date":"2024-11-23","completed":N,"natural":N,"skipped":N,"other":N}, …],
+//    "completed":N,"skipped":N}
+//
+// monitor --json (one line per event)
+//   {"when":ISO,"when_us":N,"kind":"signal","name":"BreakStarted","time":ISO,"time_us":N}
+//   {"when":ISO,"when_us":N,"kind":"property","name":"State","value":"break"}
+//       (times also "value_iso":ISO|null; numbers and booleans as JSON numbers and booleans)
+//   {"when":ISO,"when_us":N,"kind":"service","name":"org.icare.Reminder","running":true}
+
+/// The shapes above, for the man page.
+public enum JSONShapes {
+    public static let summary: [(String, String)] = [
+        ("status --json", #"{"running":true,"state":"waiting","pause_reason":"","next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,"break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,"completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"...","now":ISO,"now_us":N}"#),
+        ("status --format waybar", #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"percentage":0-100}"#),
+        ("get --json", #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","Sound":true}"#),
+        ("history DAY --json", #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"to":ISO,"to_us":N,"breaks":[{"at":ISO,"at_us":N,"outcome":"completed","seconds":20}],"completed":N,"skipped":N}"#),
+        ("history --days N --json", #"{"from":ISO,"from_us":N,"to":ISO,"to_us":N,"days":[{"date":"YYYY-MM-DD","completed":N,"natural":N,"skipped":N,"other":N}],"completed":N,"skipped":N}"#),
+        ("monitor --json", #"{"when":ISO,"when_us":N,"kind":"signal"|"property"|"service","name":"...",...}"#),
+    ]
+}

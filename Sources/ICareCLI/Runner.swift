@@ -1,0 +1,138 @@
+import DBusKit
+import SystemdKit
+import ReminderCore
+
+/// What a command needs from the outside world: the clock, the local
+/// calendar, where to write, whether to colour, the environment.
+public struct RunContext {
+    public var now: () -> Timestamp
+    public var calendar: LocalZone
+    public var style: Style
+    public var out: Output
+    public var err: Output
+    public var environment: [String: String]
+
+    public init(now: @escaping () -> Timestamp = { Timestamp(Clock.realtime.now()) }, calendar: LocalZone = .system,
+                style: Style = .plain, out: Output = .standard, err: Output = .error, environment: [String: String] = [:]) {
+        self.now = now
+        self.calendar = calendar
+        self.style = style
+        self.out = out
+        self.err = err
+        self.environment = environment
+    }
+
+    var time: TimeText { TimeText(calendar: calendar) }
+}
+
+/// Carries out the one-shot commands with blocking calls.
+struct Runner {
+    let context: RunContext
+    let proxy: ReminderProxy
+
+    func run(_ command: Command) throws(CLIError) {
+        let now = context.now()
+        let time = context.time
+        switch command {
+        case .status(let options):
+            let s = try proxy.status()
+            let f = StatusFormatter(time: time, style: context.style)
+            switch options.format {
+            case .text: say(f.text(s, now: now))
+            case .plain: say(f.short(s, now: now) + "\n")
+            case .waybar: say(f.waybar(s, now: now).text + "\n")
+            case .json: say(f.json(s, now: now).text + "\n")
+            }
+        case .start:
+            try proxy.call("StartBreak")
+            let ends = Timestamp(clamping: (try? proxy.get("BreakEnds").uint64) ?? 0)
+            say("Break started: look at something about 20 feet (6 m) away"
+                + (ends > 0 ? " until " + time.clockSeconds(ends) : "") + ".\n")
+        case .snooze(let seconds):
+            let until = try untilReply(proxy.call("Snooze", [.uint32(seconds)]))
+            say("Snoozed until " + time.clock(until, relativeTo: now) + ".\n")
+        case .skip:
+            try proxy.call("Skip")
+            let next = Timestamp(clamping: (try? proxy.get("NextBreak").uint64) ?? 0)
+            say("Skipped" + (next > 0 ? "; the next break is at " + time.clock(next, relativeTo: now) : "") + ".\n")
+        case .pause(let length):
+            let seconds = try pauseSeconds(length, now: now)
+            let until = try untilReply(proxy.call("Pause", [.uint32(seconds)]))
+            say(until > 0 ? "Paused until " + time.clock(until, relativeTo: now) + ".\n"
+                : "Paused until you resume ('icarectl resume').\n")
+        case .resume:
+            try proxy.call("Resume")
+            let s = try proxy.status()
+            if s.state == "paused" {
+                let why = s.pauseReason == "dnd" ? "do not disturb is on" : s.pauseReason == "locked" ? "the screen is locked" : "another pause holds"
+                say("Reminders stay paused while \(why).\n")
+            } else if s.nextBreak > 0, s.state == "waiting" {
+                say("Resumed; the next break is at " + time.clock(s.nextBreak, relativeTo: now) + ".\n")
+            } else {
+                say("Resumed.\n")
+            }
+        case .history(let range, let json):
+            try history(range, json: json, now: now)
+        case .get(let key, let json):
+            var settings: [SettingKey: SettingValue] = [:]
+            if let key {
+                guard let v = SettingValue(dbus: try proxy.get(key.name)) else { throw .failure("iCare sent an unexpected value for \(key.name).") }
+                settings[key] = v
+                say(json ? SettingsFormatter.json(settings).text + "\n" : SettingsFormatter.text(key, v) + "\n")
+            } else {
+                settings = try proxy.status().settings
+                say(json ? SettingsFormatter.json(settings).text + "\n" : SettingsFormatter.table(settings))
+            }
+        case .set(let key, let value):
+            try proxy.set(key, value)
+            say("\(key.name) is now \(SettingsFormatter.text(key, value)).\n")
+        default:
+            preconditionFailure("not a one-shot command: \(command)")
+        }
+    }
+
+    func say(_ text: String) { context.out.write(text) }
+
+    func untilReply(_ reply: [DBusValue]) throws(CLIError) -> Timestamp {
+        guard let t = reply.first?.uint64 else { throw .failure("iCare sent an unexpected reply.") }
+        return Timestamp(clamping: t)
+    }
+
+    /// The seconds to ask `Pause` for.
+    func pauseSeconds(_ length: PauseLength, now: Timestamp) throws(CLIError) -> UInt32 {
+        switch length {
+        case .untilResumed: return 0
+        case .seconds(let s): return s
+        case .until(let t): return try Runner.secondsUntil(t, now: now, calendar: context.calendar)
+        }
+    }
+
+    /// Whole seconds from `now` to the next time the local clock shows `t` (at most a day).
+    static func secondsUntil(_ t: TimeOfDay, now: Timestamp, calendar: LocalZone) throws(CLIError) -> UInt32 {
+        let target = calendar.next(t, after: now)
+        let seconds = TimeText.secondsUntil(target, from: now)
+        guard seconds <= 86_400 else { throw .failure("\(t) is more than a day away (the clock changes tonight); pause for a duration instead.") }
+        return UInt32(seconds)
+    }
+
+    func history(_ range: HistoryRange, json: Bool, now: Timestamp) throws(CLIError) {
+        let cal = context.calendar
+        let today = cal.local(now).date
+        let f = HistoryFormatter(time: context.time, style: context.style)
+        let day: LocalDate
+        switch range {
+        case .days(let n):
+            let days = (0..<n).map { today.adding(days: $0 - n + 1) }
+            let from = cal.startOfDay(days[0]), to = cal.startOfDay(today.adding(days: 1))
+            let tallies = f.tally(try proxy.history(from: from, to: to), days: days)
+            say(json ? f.daysJSON(tallies, from: from, to: to).text + "\n" : f.chart(tallies))
+            return
+        case .today: day = today
+        case .yesterday: day = today.adding(days: -1)
+        case .date(let d): day = d
+        }
+        let from = cal.startOfDay(day), to = cal.startOfDay(day.adding(days: 1))
+        let records = try proxy.history(from: from, to: to)
+        say(json ? f.dayJSON(records, on: day, from: from, to: to).text + "\n" : f.list(records, on: day, isToday: day == today))
+    }
+}

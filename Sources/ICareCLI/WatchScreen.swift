@@ -1,0 +1,103 @@
+import ReminderCore
+
+/// The frame of `icarectl watch`, like the iOS home screen: a headline, a big
+/// countdown, a bar that empties as time passes, then today's breaks, the
+/// state and do not disturb. Pure: a status and a moment in, lines out.
+public struct WatchScreen: Sendable {
+    public let time: TimeText
+    public let style: Style
+    public init(time: TimeText, style: Style = .plain) {
+        self.time = time
+        self.style = style
+    }
+
+    /// The lines for a terminal of `columns` (each at most that wide, before colour).
+    public func render(_ status: ServiceStatus?, now: Timestamp, columns: Int, rows: Int, message: String = "") -> [String] {
+        let barWidth = max(10, min(40, columns - 4))
+        var lines: [String] = []
+        func add(_ text: String, _ paint: (String) -> String = { $0 }) {
+            lines.append(paint("  " + String(text.prefix(max(0, columns - 2)))))
+        }
+        add("iCare · 20-20-20", style.bold)
+        add("")
+        guard let s = status else {
+            add("iCare is not running.", style.yellow)
+            add("")
+            add("Start it with 'systemctl --user start icared' (or run 'icared');")
+            add("this view follows it as soon as it appears.")
+            add("")
+            add("q quit", style.dim)
+            return fit(lines, rows: rows, message: message)
+        }
+        let top = block(s, now: now)
+        add(top.title, { style.state(s.state, style.bold($0)) })
+        add(top.big, style.bold)
+        add(bar(top.remaining, width: barWidth), { style.state(s.state, $0) })
+        add(top.detail)
+        add("")
+        let fmt = StatusFormatter(time: time, style: .plain)
+        add("State           " + fmt.stateWords(s, now: now), { style.state(s.state, $0) })
+        add("Today           \(s.completedToday) completed, \(s.skippedToday) skipped")
+        add("Do not disturb  " + (s.doNotDisturb ? "on" + (s.doNotDisturbSource.isEmpty ? "" : " (\(s.doNotDisturbSource))") : "off"))
+        add("")
+        let pauseKey = s.state == "paused" && s.pauseReason == "user" ? "p resume" : "p pause"
+        add("s start  z snooze  k skip  \(pauseKey)  q quit", style.dim)
+        return fit(lines, rows: rows, message: message)
+    }
+
+    /// The message (if any) goes on the last row that fits.
+    func fit(_ lines: [String], rows: Int, message: String) -> [String] {
+        var out = lines
+        if !message.isEmpty { out += ["", "  " + message] }
+        return Array(out.prefix(max(1, rows)))
+    }
+
+    struct Block {
+        var title: String
+        var big: String
+        /// Fraction of the bar still full, 0…1.
+        var remaining: Double
+        var detail: String
+    }
+
+    func block(_ s: ServiceStatus, now: Timestamp) -> Block {
+        let toNext = TimeText.secondsUntil(s.nextBreak, from: now)
+        switch s.state {
+        case "waiting", "snoozed":
+            return Block(title: s.state == "snoozed" ? "Snoozed: next break in" : "Next break in", big: TimeText.countdown(toNext),
+                         remaining: fraction(toNext, of: Int64(s.interval)),
+                         detail: s.nextBreak > 0 ? "at " + time.clock(s.nextBreak, relativeTo: now) : "")
+        case "due":
+            let since = s.nextBreak > 0 && s.nextBreak < now ? " since " + time.clock(s.nextBreak, relativeTo: now) : ""
+            return Block(title: "Time for a break", big: "Look at something 20 feet (6 m) away", remaining: 1,
+                         detail: "due\(since): press s to start the \(s.breakDuration)-second countdown")
+        case "break":
+            let left = TimeText.secondsUntil(s.breakEnds, from: now)
+            return Block(title: "Break: look at something 20 feet (6 m) away", big: TimeText.countdown(left),
+                         remaining: fraction(left, of: Int64(s.breakDuration)), detail: "ends at " + time.clockSeconds(s.breakEnds))
+        case "paused":
+            if s.pausedUntil > 0 {
+                let left = TimeText.secondsUntil(s.pausedUntil, from: now)
+                return Block(title: "Paused; reminders resume in", big: TimeText.countdown(left), remaining: 0,
+                             detail: "at " + time.clock(s.pausedUntil, relativeTo: now))
+            }
+            let why = s.pauseReason == "dnd" ? "while do not disturb is on" : s.pauseReason == "locked" ? "while the screen is locked" : "until you resume"
+            return Block(title: "Paused", big: why, remaining: 0, detail: "")
+        case "inactive":
+            return Block(title: "Outside the active hours", big: "", remaining: 0,
+                         detail: s.nextBreak > 0 ? "next break " + time.clock(s.nextBreak, relativeTo: now) : "")
+        default:
+            return Block(title: s.state, big: "", remaining: 0, detail: "")
+        }
+    }
+
+    func fraction(_ left: Int64, of total: Int64) -> Double {
+        total > 0 ? min(1, max(0, Double(left) / Double(total))) : 0
+    }
+
+    /// `████████░░░░`: full cells for the part left.
+    public func bar(_ remaining: Double, width: Int) -> String {
+        let full = Int((remaining * Double(width)).rounded(.up))
+        return String(repeating: "█", count: full) + String(repeating: "░", count: width - full)
+    }
+}

@@ -1,0 +1,368 @@
+import Testing
+import DBusKit
+import ReminderCore
+@testable import ICareCLI
+
+/// 2024-11-29 (a Friday) in a +01:00 zone, whatever the machine's zone.
+let cal = LocalZone.fixed(offset: 3600)
+let text = TimeText(calendar: cal)
+let day = LocalDate("2024-11-29")!
+func at(_ h: Int, _ m: Int, _ s: Int = 0, on d: LocalDate = day) -> Timestamp {
+    cal.instant(d, hour: h, minute: m) + Int64(s) * Micro.second
+}
+
+func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -> ServiceStatus {
+    var s = ServiceStatus(properties: [
+        "State": .string(state), "PauseReason": .string(""), "NextBreak": .uint64(0), "BreakEnds": .uint64(0),
+        "PausedUntil": .uint64(0), "CompletedToday": .uint32(5), "SkippedToday": .uint32(1), "DoNotDisturb": .bool(false),
+        "DoNotDisturbSource": .string(""), "Version": .string("0.1.0"), "Interval": .uint32(1200), "BreakDuration": .uint32(20),
+        "SnoozeDuration": .uint32(300), "ActiveHours": .string(""), "WeekdaysOnly": .bool(false), "DndPolicy": .string("pause"),
+        "Sound": .bool(true),
+    ])
+    edit(&s)
+    return s
+}
+
+@Suite struct CalendarTests {
+    @Test func dates() throws {
+        #expect(day.weekdayName == "Fri")
+        #expect(day.adding(days: 3).description == "2024-12-02")
+        #expect(LocalDate("2024-03-01")!.adding(days: -1).description == "2024-02-29")
+        #expect(LocalDate(daysSinceEpoch: 0).description == "1970-01-01")
+        #expect(LocalDate("2024-13-01") == nil)
+        #expect(LocalDate("24-01-01") == nil)
+    }
+
+    @Test func localTimes() {
+        let t = at(14, 32, 5)
+        #expect(t == 1_732_887_125_000_000)
+        #expect(text.clock(t) == "14:32")
+        #expect(text.clockSeconds(t) == "14:32:05")
+        #expect(text.iso(t) == "2024-11-29T14:32:05+01:00")
+        #expect(TimeText(calendar: .fixed(offset: -34_200)).iso(t) == "2024-11-29T04:02:05-09:30")
+        #expect(text.logStamp(t + 123_456) == "2024-11-29 14:32:05.123")
+        #expect(text.clock(at(9, 0, on: day.adding(days: 1)), relativeTo: t) == "tomorrow 09:00")
+        #expect(text.clock(at(9, 0, on: day.adding(days: -1)), relativeTo: t) == "yesterday 09:00")
+        #expect(text.clock(at(9, 0, on: day.adding(days: 3)), relativeTo: t) == "Mon 2024-12-02 09:00")
+    }
+
+    @Test func systemCalendarHonoursTheProcessZone() {
+        // Whatever the zone, a round trip through local time is exact.
+        let t = Timestamp(1_732_887_125) * Micro.second
+        let l = LocalZone.system.local(t)
+        #expect(LocalZone.system.instant(l.date, hour: l.hour, minute: l.minute) + Int64(l.second) * Micro.second == t)
+    }
+}
+
+@Suite struct StatusFormattingTests {
+    let f = StatusFormatter(time: text)
+    let now = at(14, 20, 0)
+
+    @Test func waitingText() {
+        let s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        #expect(f.text(s, now: now) == """
+            State:          waiting
+            Next break:     14:32, in 12m 30s
+            Today:          5 completed, 1 skipped
+            Do not disturb: off
+
+            """)
+        #expect(f.short(s, now: now) == "13m")
+        #expect(f.waybar(s, now: now).text
+            == #"{"text":"13m","alt":"waiting","tooltip":"Next break at 14:32, in 13m\nToday: 5 completed, 1 skipped","class":"waiting","percentage":37}"#)
+    }
+
+    @Test func breakText() {
+        let s = status("break") { $0.breakEnds = at(14, 20, 14); $0.nextBreak = at(14, 40, 14); $0.doNotDisturb = true; $0.doNotDisturbSource = "gnome" }
+        #expect(f.text(s, now: now) == """
+            State:          on a break
+            Break ends:     14:20:14, in 14s
+            Next break:     14:40, in 20m 14s
+            Today:          5 completed, 1 skipped
+            Do not disturb: on (gnome)
+
+            """)
+        #expect(f.short(s, now: now) == "on break")
+        #expect(f.waybar(s, now: now).text
+            == #"{"text":"on break","alt":"break","tooltip":"On a break until 14:20:14\nToday: 5 completed, 1 skipped","class":"break","percentage":30}"#)
+    }
+
+    @Test func pausedTexts() {
+        let byUser = status("paused") { $0.pauseReason = "user" }
+        #expect(f.text(byUser, now: now) == """
+            State:          paused by you
+            Paused until:   you resume (icarectl resume)
+            Next break:     not scheduled
+            Today:          5 completed, 1 skipped
+            Do not disturb: off
+
+            """)
+        #expect(f.short(byUser, now: now) == "paused")
+        let timed = status("paused") { $0.pauseReason = "user"; $0.pausedUntil = at(15, 0); $0.nextBreak = at(15, 20) }
+        #expect(f.text(timed, now: now).contains("Paused until:   15:00, in 40m\nNext break:     15:20, in 1h\n"))
+        #expect(f.short(timed, now: now) == "paused 40m")
+        let dnd = status("paused") { $0.pauseReason = "dnd"; $0.doNotDisturb = true; $0.doNotDisturbSource = "kde" }
+        #expect(f.text(dnd, now: now).hasPrefix("State:          paused while do not disturb is on\nPaused until:   do not disturb ends\n"))
+        #expect(f.waybar(dnd, now: now).text
+            == #"{"text":"paused","alt":"paused","tooltip":"Paused while do not disturb is on\nToday: 5 completed, 1 skipped","class":"paused","percentage":0}"#)
+    }
+
+    @Test func dueSnoozedInactive() {
+        let due = status("due") { $0.nextBreak = at(14, 17) }
+        #expect(f.text(due, now: now).hasPrefix("State:          due: time to rest your eyes\nNext break:     due since 14:17 (3m ago)\n"))
+        #expect(f.short(due, now: now) == "break due")
+        #expect(f.percentage(due, now: now) == 100)
+        let snoozed = status("snoozed") { $0.nextBreak = at(14, 25) }
+        #expect(f.short(snoozed, now: now) == "5m snoozed")
+        let inactive = status("inactive") { $0.nextBreak = at(9, 0, on: day.adding(days: 1)) }
+        #expect(f.text(inactive, now: now).hasPrefix("State:          inactive (outside the active hours)\nNext break:     tomorrow 09:00, in 18h 40m\n"))
+        #expect(f.short(inactive, now: now) == "off")
+        let weekend = status("inactive") { $0.settings[.weekdaysOnly] = .bool(true) }
+        #expect(f.stateWords(weekend, now: at(12, 0, on: day.adding(days: 1))) == "inactive (weekend)")
+    }
+
+    @Test func statusJSONShape() {
+        let s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        #expect(f.json(s, now: now).text == """
+            {"running":true,"state":"waiting","pause_reason":"","next_break":"2024-11-29T14:32:30+01:00","next_break_us":1732887150000000,\
+            "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
+            "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
+            "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}
+            """)
+        #expect(f.json(nil, now: now).text == #"{"running":false,"now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}"#)
+        #expect(f.waybar(nil, now: now).text
+            == #"{"text":"","alt":"stopped","tooltip":"iCare is not running","class":"stopped","percentage":0}"#)
+    }
+
+    @Test func colourOnlyWhenWanted() {
+        #expect(!Style.decide(noColorFlag: false, environment: [:], isTerminal: false).enabled)
+        #expect(Style.decide(noColorFlag: false, environment: [:], isTerminal: true).enabled)
+        #expect(!Style.decide(noColorFlag: false, environment: ["NO_COLOR": "1"], isTerminal: true).enabled)
+        #expect(Style.decide(noColorFlag: false, environment: ["NO_COLOR": ""], isTerminal: true).enabled)
+        #expect(!Style.decide(noColorFlag: true, environment: [:], isTerminal: true).enabled)
+        #expect(!Style.decide(noColorFlag: false, environment: ["TERM": "dumb"], isTerminal: true).enabled)
+        let coloured = StatusFormatter(time: text, style: Style(enabled: true))
+        #expect(coloured.text(status("waiting"), now: now).hasPrefix("State:          \u{1B}[32mwaiting\u{1B}[0m\n"))
+    }
+
+    @Test func followTicksOnMinuteBoundaries() {
+        let s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        // 12m30s left shows "13m"; it becomes "12m" at 14:20:30.
+        #expect(FollowSession.nextTick(s, now: now) == at(14, 20, 30))
+        #expect(FollowSession.nextTick(status("due"), now: now) == at(14, 21, 0))
+        #expect(FollowSession.nextTick(nil, now: now) == at(14, 21, 0))
+    }
+
+    @Test func propertiesChangedUpdatesTheSnapshot() {
+        var s = status("waiting")
+        s.apply(["State": .string("break"), "BreakEnds": .uint64(UInt64(at(14, 20, 20))), "Interval": .uint32(1500), "Unknown": .int32(1)])
+        #expect(s.state == "break")
+        #expect(s.breakEnds == at(14, 20, 20))
+        #expect(s.interval == 1500)
+    }
+}
+
+@Suite struct HistoryFormattingTests {
+    let f = HistoryFormatter(time: text)
+    let records = [
+        BreakRecord(at: at(9, 12, 5), outcome: .completed, seconds: 20),
+        BreakRecord(at: at(9, 32, 40), outcome: .skipped, seconds: 0),
+        BreakRecord(at: at(10, 1), outcome: .natural, seconds: 312),
+        BreakRecord(at: at(10, 30), outcome: Outcome(rawValue: "future"), seconds: 0),
+    ]
+
+    @Test func dayList() {
+        #expect(f.list(records, on: day, isToday: true) == """
+            Breaks on Fri 2024-11-29:
+              09:12:05  completed  20s
+              09:32:40  skipped
+              10:01:00  natural    5m 12s
+              10:30:00  future
+            Total: 2 completed, 1 skipped
+
+            """)
+        #expect(f.list([], on: day, isToday: true) == "No breaks on Fri 2024-11-29 yet.\n")
+        #expect(f.list([], on: day, isToday: false) == "No breaks on Fri 2024-11-29.\n")
+    }
+
+    @Test func chart() {
+        let days = (0..<3).map { day.adding(days: $0 - 2) }
+        var more = records
+        more.append(BreakRecord(at: at(23, 59, on: day.adding(days: -2)), outcome: .completed, seconds: 20))
+        more.append(BreakRecord(at: at(8, 0, on: day.adding(days: -5)), outcome: .completed, seconds: 20))   // outside
+        #expect(f.chart(f.tally(more, days: days)) == """
+            Breaks, last 3 days (█ completed, ░ skipped):
+            Wed 2024-11-27  █    1 completed, 0 skipped
+            Thu 2024-11-28       0 completed, 0 skipped
+            Fri 2024-11-29  ██░  2 completed, 1 skipped
+            Total: 3 completed, 1 skipped (75% completed)
+
+            """)
+    }
+
+    @Test func chartScalesLongBars() {
+        var big = HistoryFormatter(time: text)
+        big.maxBar = 10
+        var t1 = HistoryDay(date: day)
+        t1.completed = 30
+        t1.skipped = 10
+        var t0 = HistoryDay(date: day.adding(days: -1))
+        t0.skipped = 1
+        #expect(big.chart([t0, t1]) == """
+            Breaks, last 2 days (█ completed, ░ skipped):
+            Thu 2024-11-28  ░           0 completed, 1 skipped
+            Fri 2024-11-29  ████████░░  30 completed, 10 skipped
+            Total: 30 completed, 11 skipped (73% completed)
+
+            """)
+    }
+
+    @Test func historyJSONShapes() {
+        let from = cal.startOfDay(day), to = cal.startOfDay(day.adding(days: 1))
+        #expect(f.dayJSON(Array(records.prefix(2)), on: day, from: from, to: to).text == """
+            {"date":"2024-11-29","from":"2024-11-29T00:00:00+01:00","from_us":1732834800000000,\
+            "to":"2024-11-30T00:00:00+01:00","to_us":1732921200000000,"breaks":[\
+            {"at":"2024-11-29T09:12:05+01:00","at_us":1732867925000000,"outcome":"completed","seconds":20},\
+            {"at":"2024-11-29T09:32:40+01:00","at_us":1732869160000000,"outcome":"skipped","seconds":0}],\
+            "completed":1,"skipped":1}
+            """)
+        let tallies = f.tally(records, days: [day])
+        #expect(f.daysJSON(tallies, from: from, to: to).text == """
+            {"from":"2024-11-29T00:00:00+01:00","from_us":1732834800000000,"to":"2024-11-30T00:00:00+01:00","to_us":1732921200000000,\
+            "days":[{"date":"2024-11-29","completed":2,"natural":1,"skipped":1,"other":1}],"completed":2,"skipped":1}
+            """)
+    }
+}
+
+@Suite struct SettingsAndMonitorFormattingTests {
+    let all: [SettingKey: SettingValue] = status("waiting").settings
+
+    @Test func settingsTable() {
+        #expect(SettingsFormatter.table(all) == """
+            Interval        20m
+            BreakDuration   20s
+            SnoozeDuration  5m
+            ActiveHours     always
+            WeekdaysOnly    false
+            DndPolicy       pause
+            Sound           true
+
+            """)
+        #expect(SettingsFormatter.text(.activeHours, .string("09:00-17:30")) == "09:00-17:30")
+        #expect(SettingsFormatter.text(.interval, .uint(1530)) == "25m30s")
+        #expect(SettingsFormatter.json(all).text
+            == #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","Sound":true}"#)
+        #expect(SettingsFormatter.json(all, only: .sound).text == #"{"Sound":true}"#)
+    }
+
+    @Test func monitorLines() {
+        let m = MonitorFormatter(time: text)
+        let now = at(14, 20, 0) + 5000
+        #expect(m.text(.signal("BreakStarted", [.uint64(UInt64(at(14, 20, 20)))]), at: now) == ["2024-11-29 14:20:00.005  BreakStarted ends 2024-11-29 14:20:20"])
+        #expect(m.text(.properties([("State", .string("break")), ("PausedUntil", .uint64(0)), ("Sound", .bool(false))]), at: now) == [
+            "2024-11-29 14:20:00.005  State = break",
+            "2024-11-29 14:20:00.005  PausedUntil = none",
+            "2024-11-29 14:20:00.005  Sound = false",
+        ])
+        #expect(m.text(.service(running: false), at: now) == ["2024-11-29 14:20:00.005  service stopped"])
+        #expect(m.json(.signal("BreakDue", [.uint64(UInt64(at(14, 20, 0)))]), at: now).map(\.text) == [
+            #"{"when":"2024-11-29T14:20:00+01:00","when_us":1732886400005000,"kind":"signal","name":"BreakDue","time":"2024-11-29T14:20:00+01:00","time_us":1732886400000000}"#,
+        ])
+        #expect(m.json(.properties([("NextBreak", .uint64(0)), ("CompletedToday", .uint32(6))]), at: now).map(\.text) == [
+            #"{"when":"2024-11-29T14:20:00+01:00","when_us":1732886400005000,"kind":"property","name":"NextBreak","value":0,"value_iso":null}"#,
+            #"{"when":"2024-11-29T14:20:00+01:00","when_us":1732886400005000,"kind":"property","name":"CompletedToday","value":6}"#,
+        ])
+        #expect(m.json(.service(running: true), at: now).map(\.text) == [
+            #"{"when":"2024-11-29T14:20:00+01:00","when_us":1732886400005000,"kind":"service","name":"org.icare.Reminder","running":true}"#,
+        ])
+    }
+
+    @Test func jsonEscapes() {
+        #expect(JSON.string("a\"b\\c\nd\u{1}é").text == #""a\"b\\c\nd\u0001é""#)
+    }
+}
+
+@Suite struct WatchScreenTests {
+    let screen = WatchScreen(time: text)
+    let now = at(14, 20, 0)
+
+    @Test func countdownFrame() {
+        let s = status("waiting") { $0.nextBreak = at(14, 30, 0) }
+        #expect(screen.render(s, now: now, columns: 24, rows: 30) == [
+            "  iCare · 20-20-20",
+            "  ",
+            "  Next break in",
+            "  10:00",
+            "  ██████████░░░░░░░░░░",
+            "  at 14:30",
+            "  ",
+            "  State           waitin",
+            "  Today           5 comp",
+            "  Do not disturb  off",
+            "  ",
+            "  s start  z snooze  k s",
+        ])
+    }
+
+    @Test func breakFrameShowsTheBreakCountdown() {
+        let s = status("break") { $0.breakEnds = at(14, 20, 15); $0.nextBreak = at(14, 40, 15) }
+        let lines = screen.render(s, now: now, columns: 80, rows: 30, message: "Break started.")
+        #expect(lines[2] == "  Break: look at something 20 feet (6 m) away")
+        #expect(lines[3] == "  0:15")
+        #expect(lines[4] == "  " + String(repeating: "█", count: 30) + String(repeating: "░", count: 10))
+        #expect(lines[5] == "  ends at 14:20:15")
+        #expect(lines.last == "  Break started.")
+    }
+
+    @Test func notRunningFrame() {
+        #expect(screen.render(nil, now: now, columns: 80, rows: 30)[2] == "  iCare is not running.")
+    }
+}
+
+@Suite struct GeneratedDocsTests {
+    @Test func helpComesFromTheTable() {
+        let help = HelpText.overview()
+        for spec in CommandTable.commands { #expect(help.contains("  \(spec.name)"), "overview lists \(spec.name)") }
+        #expect(HelpText.command(CommandTable.command("snooze")!) == """
+            icarectl snooze: Postpone the reminder
+
+            Usage: icarectl snooze [DURATION]
+
+            Postpones the due or next reminder. Without a duration, by the configured
+            SnoozeDuration.
+
+            Arguments:
+              DURATION  A duration such as 90s, 5m or 1h30m (a bare number is seconds).
+
+            Options:
+              --no-color  Never colour the output (also when NO_COLOR is set).
+              -h, --help  Show help for this command.
+
+            Examples:
+              icarectl snooze
+              icarectl snooze 10m
+
+            """)
+        #expect(CommandTable.command("history")!.usage == "icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json]")
+    }
+
+    @Test func noHealthClaimsBeyondEyeStrain() {
+        let all = HelpText.overview() + CommandTable.commands.map(HelpText.command).joined() + ManPage.render()
+        for word in ["myopia", "prevent", "cure", "nearsighted"] { #expect(!all.lowercased().contains(word)) }
+        #expect(all.contains("relieves eye strain"))
+    }
+
+    @Test func completionsAndManPageCoverEveryCommand() {
+        for shell in Shell.allCases {
+            let script = Completions.script(for: shell)
+            for spec in CommandTable.commands { #expect(script.contains(spec.name), "\(shell) completes \(spec.name)") }
+            #expect(script.contains("Interval"))
+            #expect(script.contains("waybar"))
+        }
+        let man = ManPage.render()
+        #expect(man.hasPrefix(".TH ICARECTL 1"))
+        for spec in CommandTable.commands { #expect(man.contains(".B \(spec.name)")) }
+        #expect(man.contains(".SH JSON OUTPUT"))
+        #expect(man.contains(".SH EXIT STATUS"))
+    }
+}

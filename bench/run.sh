@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Measures icared against the targets of the issues and prints a small table.
+# Not a test: this machine is shared and noisy, so figures are read, not asserted.
+#   bench/run.sh            full run (about 3.5 minutes: two 60 s idle windows, a 30 s break)
+#   IDLE=10 BREAK=10 bench/run.sh   a quicker look
+set -euo pipefail
+cd "$(dirname "$0")/.."
+IDLE=${IDLE:-60}
+BREAK=${BREAK:-30}
+scripts/deps.sh
+command -v strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 1; }
+swift build -c release >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+start_bus() {
+  dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
+  pids+=($!)
+  for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
+  export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
+}
+owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.icare.Reminder 2>/dev/null | grep -q true; }
+start_icared() { # $1: XDG home
+  XDG_CONFIG_HOME="$1/config" XDG_STATE_HOME="$1/state" "$bin/icared" --log-stderr 2>>"$work/icared.log" &
+  icared_pid=$!
+  pids+=($icared_pid)
+  for _ in $(seq 500); do owned && return; sleep 0.01; done
+  echo "bench: icared did not start" >&2; exit 1
+}
+stop_icared() { kill "$icared_pid"; wait "$icared_pid" 2>/dev/null || true; }
+val() { grep "^$1 " "$2" | cut -d' ' -f2; }
+
+start_bus
+export XDG_CONFIG_HOME="$work/spawn/config" XDG_STATE_HOME="$work/spawn/state"
+"$bin/icare-bench" spawn 20 "$bin/icared" >"$work/spawn.txt"
+unset XDG_CONFIG_HOME XDG_STATE_HOME
+
+start_icared "$work/main"
+sleep 2
+rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$icared_pid/status")
+ctx() { awk '/ctxt_switches/ {s+=$2} END {print s}' "/proc/$icared_pid/status"; }
+# Wake-ups: context switches of the idle process (reading /proc does not wake it).
+c0=$(ctx); sleep "$IDLE"; c1=$(ctx)
+wakeups=$(( c1 - c0 ))
+# Syscalls: a second idle window under strace (its attach does not count as a call).
+timeout --signal=INT "$IDLE" strace -f -c -p "$icared_pid" -o "$work/strace.txt" 2>/dev/null || true
+syscalls=$(awk '/total/ {print $3}' "$work/strace.txt"); syscalls=${syscalls:-0}
+
+"$bin/icare-bench" roundtrip 5000 >"$work/rt.txt"
+"$bin/icare-bench" countdown "$BREAK" >"$work/cd.txt"
+stop_icared
+
+# History: one day against five years of synthetic records (20 breaks a day).
+make_history() { # $1: dir, $2: days
+  python3 - "$1" "$2" <<'PY'
+import sys, os, time, zlib, datetime
+root, days = sys.argv[1], int(sys.argv[2])
+d = os.path.join(root, "state", "icare", "history"); os.makedirs(d, mode=0o700, exist_ok=True)
+now = int(time.time()); day0 = now - now % 86400
+for k in range(days):
+    start = day0 - k * 86400
+    name = datetime.datetime.utcfromtimestamp(start).strftime("%Y-%m-%d")
+    with open(os.path.join(d, name), "w") as f:
+        for i in range(20):
+            at = (start + 8 * 3600 + i * 1200) * 1_000_000
+            outcome = "completed" if i % 4 else "skipped"
+            line = f"{at} {outcome} {20 if i % 4 else 0}"
+            f.write(f"{line} {zlib.crc32(line.encode()):08x}\n")
+PY
+}
+today_from=$(( ($(date +%s) - $(date +%s) % 86400) * 1000000 )); today_to=$(( today_from + 86400000000 ))
+for n in 1 1826; do
+  make_history "$work/h$n" "$n"
+  XDG_CONFIG_HOME="$work/h$n/config" XDG_STATE_HOME="$work/h$n/state" "$bin/icare-bench" spawn 10 "$bin/icared" \
+    | sed 's/^spawn.p50_us/startup_us/' >"$work/h$n.txt"
+  start_icared "$work/h$n"
+  "$bin/icare-bench" gethistory 2000 "$today_from" "$today_to" >>"$work/h$n.txt"
+  stop_icared
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+ga=$(val getall.p50_us "$work/rt.txt"); pi=$(val ping_icared.p50_us "$work/rt.txt"); pb=$(val ping_bus.p50_us "$work/rt.txt")
+s1=$(val startup_us "$work/h1.txt"); s5=$(val startup_us "$work/h1826.txt")
+g1=$(val gethistory.p50_us "$work/h1.txt"); g5=$(val gethistory.p50_us "$work/h1826.txt")
+printf '%-44s %-16s %s\n' "measure" "figure" "target"
+printf '%-44s %-16s %s\n' "idle RSS of icared (release)" "$(awk -v k="$rss_kb" 'BEGIN{printf "%.1f MB", k/1024}')" "< 12 MB"
+printf '%-44s %-16s %s\n' "wake-ups over ${IDLE} s idle (all watchers on)" "$wakeups" "0"
+printf '%-44s %-16s %s\n' "syscalls over ${IDLE} s idle" "$syscalls" "0"
+printf '%-44s %-16s %s\n' "spawn to name owned (p50 / max of 20)" "$(( $(val spawn.p50_us "$work/spawn.txt") / 1000 )).$(( $(val spawn.p50_us "$work/spawn.txt") % 1000 / 100 )) / $(( $(val spawn.max_us "$work/spawn.txt") / 1000 )) ms" "< 10 ms"
+printf '%-44s %-16s %s\n' "GetAll round trip p50 (calls/s)" "${ga} µs ($(val getall.per_s "$work/rt.txt"))" ""
+printf '%-44s %-16s %s\n' "Peer.Ping on icared p50 (calls/s)" "${pi} µs ($(val ping_icared.per_s "$work/rt.txt"))" ""
+printf '%-44s %-16s %s\n' "Peer.Ping on dbus-daemon p50 (calls/s)" "${pb} µs ($(val ping_bus.per_s "$work/rt.txt"))" ""
+printf '%-44s %-16s %s\n' "GetAll / icared Ping" "$(ratio "$ga" "$pi")x" "<= 1.3x"
+printf '%-44s %-16s %s\n' "icared Ping / dbus-daemon Ping" "$(ratio "$pi" "$pb")x" "<= 2.5x"
+printf '%-44s %-16s %s\n' "countdown updates: worst offset from its second" "$(( $(val countdown.max_offset_us "$work/cd.txt") / 1000 )) ms ($(val countdown.updates "$work/cd.txt") updates)" "<= 20 ms"
+printf '%-44s %-16s %s\n' "start-up, 1 day / 5 years of history" "$(( s1 / 1000 )) / $(( s5 / 1000 )) ms ($(ratio "$s5" "$s1")x)" "<= 1.2x"
+printf '%-44s %-16s %s\n' "GetHistory today p50, 1 day / 5 years" "$g1 / $g5 µs ($(ratio "$g5" "$g1")x)" "<= 1.2x"
