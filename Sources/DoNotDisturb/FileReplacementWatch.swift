@@ -40,7 +40,18 @@ final class FileReplacementWatch {
         watching = nil
     }
 
+    /// Watches the folder, or the nearest existing ancestor. A part that
+    /// appears while the ancestor's watch is being set up would send no
+    /// event, so after each ancestor watch the awaited part is looked for
+    /// again (bounded: each retry means a part appeared meanwhile).
     private func arm() throws(SystemdError) {
+        for _ in 0..<32 {
+            if try armOnce() { return }
+        }
+    }
+
+    /// Sets one watch; false when the awaited part already exists (try again).
+    private func armOnce() throws(SystemdError) -> Bool {
         arming += 1
         let current = arming
         var candidate = folder
@@ -57,7 +68,7 @@ final class FileReplacementWatch {
                 source?.cancel()
                 source = new
                 watching = candidate
-                return
+                return target || access((candidate == "/" ? "" : candidate) + "/" + awaited, F_OK) != 0
             } catch where (error.errno == ENOENT || error.errno == ENOTDIR) && candidate != "/" {
                 // The folder is missing: watch its parent for it to appear.
                 let slash = candidate.lastIndex(of: "/")!

@@ -3,6 +3,8 @@ import DBusKit
 import SystemdKit
 import ReminderCore
 import ICareFiles
+import DoNotDisturb
+import Presence
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
 /// and the adapters that feed it events and carry out its effects.
@@ -30,6 +32,9 @@ public final class Daemon {
     var dndSource = ""
     var exitCode: Int32 = 0
     var notifier: Notifier?
+    var dnd: DndMonitor?
+    var presence: PresenceMonitor?
+    var systemBus: Connection?
 
     let config: ConfigFile
     let history: HistoryStore
@@ -102,6 +107,7 @@ public final class Daemon {
                 return 1
             }
             startNotifier(bus)
+            startDesktopWatchers(bus)
             try startWatchers()
             // What ended while the service was down is recorded now, before its signal.
             object.trackingChanges { perform(engine.startupEffects) }
@@ -138,13 +144,56 @@ public final class Daemon {
             }
         }
         effectHook = { [unowned self] effect in
+            if case .breakDue = effect { self.presence?.checkAwayDespiteInhibitor() }
             if case .breakCompleted = effect {
                 let next = self.status.nextBreak
                 self.notifier?.breakCompleted(nextBreak: next, clock: next > 0 ? self.clockTime(next) : nil)
             }
         }
-        changeHook = { [unowned self] in self.notifier?.update(status: self.status, settings: self.engine.settings) }
+        changeHook = { [unowned self] in
+            self.notifier?.update(status: self.status, settings: self.engine.settings)
+            self.presence?.setIdleThreshold(seconds: self.engine.settings.breakDuration)
+        }
         notifier.start()
+    }
+
+    /// Do-not-disturb on every desktop, and presence (lock, idle, sleep).
+    /// Each missing piece is logged once by its watcher; none is required.
+    private func startDesktopWatchers(_ bus: Connection) {
+        let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase)
+        self.dnd = dnd
+        dnd.onChange = { [unowned self] active, source in
+            let announce = { () -> Void in
+                self.dndSource = active ? source : ""
+                self.deliver(.doNotDisturb(active))
+            }
+            if let object = self.object { object.trackingChanges(announce) } else { announce() }
+            self.log.info(active ? "Do-not-disturb is on (\(source))." : "Do-not-disturb is off.",
+                          fields: [("ICARE_DND", active ? "1" : "0"), ("ICARE_DND_SOURCE", source)])
+        }
+        dnd.start()
+
+        do {
+            let system = try Connection(bus: .system, loop: loop)
+            system.onDisconnect = { [unowned self] in
+                self.log.warning("Lost the system bus; screen-lock and sleep hints from logind stop.")
+            }
+            systemBus = system
+        } catch {
+            log.notice("No system bus (\(error.message.isEmpty ? error.name : error.message)); lock and sleep hints from logind are not watched.")
+        }
+        let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log)
+        self.presence = presence
+        presence.onLocked = { [unowned self] locked in self.deliver(.locked(locked)) }
+        presence.onSleep = { [unowned self] asleep in self.deliver(.sleep(asleep)) }
+        presence.onIdle = { [unowned self] idle in
+            guard idle else { return self.deliver(.idle(false)) }
+            // The watch fires once the person has been idle for the threshold: idleness began that long ago.
+            let threshold = Micro.seconds(presence.idleThreshold)
+            self.deliver(.idle(true), at: Daemon.wallNow() - threshold)
+        }
+        presence.setIdleThreshold(seconds: engine.settings.breakDuration)
+        presence.start()
     }
 
     private func ensureDirectories() throws {

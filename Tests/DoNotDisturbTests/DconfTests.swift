@@ -123,11 +123,15 @@ struct DconfFiles {
         #expect(try h.waitFor("off"))
         #expect(h.changes.value == ["on gnome", "on mate", "on cinnamon", "off"])
 
-        // The folder removed and made again is followed.
-        try FileManager.default.removeItem(at: files.folder)
-        #expect(try h.waitFound("gnome", false))
-        try files.install("[org/gnome/desktop/notifications]\nshow-banners=false\n")
-        #expect(try h.waitFor("on gnome"))
+        // Folders removed and made again (quickly, racing the watch) are followed.
+        for round in 0..<6 {
+            try FileManager.default.removeItem(at: round % 2 == 0 ? files.folder : files.folder.deletingLastPathComponent())
+            #expect(try h.waitFound("gnome", false))
+            try files.install("[org/gnome/desktop/notifications]\nshow-banners=false\n")
+            #expect(try h.waitFor("on gnome"), "round \(round)")
+            try files.install("[org/gnome/desktop/notifications]\nshow-banners=true\n")
+            #expect(try h.waitFor("off"), "round \(round)")
+        }
     }
 
     @Test func unreadableDatabaseIsLoggedOnceAndCountsAsOff() throws {

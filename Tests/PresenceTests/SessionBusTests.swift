@@ -77,6 +77,7 @@ import TestSupport
         // The idle watch is persistent: the second absence needs no new watch.
         mutter.with { $0.pretendIdle(seconds: 45) }
         #expect(rig.expectEvents(endingWith: ["idle false", "idle true"]), "\(rig.events.value)")
+        #expect(waitUntil { mutter.with { $0.activeWatchCount } == 1 })
         mutter.with { $0.input() }
         #expect(rig.expectEvents(endingWith: ["idle true", "idle false"]), "\(rig.events.value)")
         #expect(mutter.calls == ["AddIdleWatch 30000", "AddUserActiveWatch", "AddUserActiveWatch"], "\(mutter.calls)")
@@ -143,6 +144,7 @@ import TestSupport
         mutter.with { $0.pretendIdle(seconds: 3700) }
         rig.onMonitor { $0.checkAwayDespiteInhibitor() }
         #expect(rig.expectEvents(endingWith: ["idle true"]), "\(rig.events.value)")
+        #expect(waitUntil { mutter.with { $0.activeWatchCount } == 1 })
         mutter.with { $0.input() }
         #expect(rig.expectEvents(endingWith: ["idle true", "idle false"]), "\(rig.events.value)")
     }
