@@ -38,11 +38,14 @@ let package = Package(
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A loop on its own thread, for tests that run bus peers in-process.
+        .target(name: "LoopSupport", dependencies: ["SystemdKit", "TestSupport"], path: "Tests/LoopSupport"),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
         .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport"]),
-        .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "TestSupport"]),
-        .testTarget(name: "PresenceTests", dependencies: ["Presence", "TestSupport"]),
+        .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
+        .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
+        .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "TestSupport"]),
     ],

@@ -95,7 +95,8 @@ public final class ExportedObject {
             case ("org.freedesktop.DBus.Introspectable", "Introspect"), (nil, "Introspect"):
                 try expect(message, "", "Introspect")
                 return message.methodReturn([.string(Introspection.xml(for: self, children: connection?.children(of: path) ?? []))])
-            case ("org.freedesktop.DBus.Properties", "GetAll") where message.signature == "s":
+            case ("org.freedesktop.DBus.Properties", "GetAll"):
+                try expect(message, "s", "org.freedesktop.DBus.Properties.GetAll")
                 return try getAll(message, args[0].string!)
             case ("org.freedesktop.DBus.Properties", _):
                 return message.methodReturn(try handleProperties(member, message, args))
@@ -118,7 +119,11 @@ public final class ExportedObject {
                 method = m
             } else {
                 guard let found = interfaces.lazy.compactMap({ i in i.method(member).map { (i, $0) } }).first else {
-                    if member == "Get" || member == "GetAll" || member == "Set" {
+                    if member == "GetAll" {
+                        try expect(message, "s", "org.freedesktop.DBus.Properties.GetAll")
+                        return try getAll(message, args[0].string!)
+                    }
+                    if member == "Get" || member == "Set" {
                         return message.methodReturn(try handleProperties(member, message, args))
                     }
                     throw DBusError.unknownMethod("Object \(path) has no method \(member).")
@@ -150,20 +155,6 @@ public final class ExportedObject {
             try expect(message, "ss", "org.freedesktop.DBus.Properties.Get")
             let p = try findProperty(args[0].string!, args[1].string!)
             return [.variant(p.read())]
-        case "GetAll":
-            try expect(message, "s", "org.freedesktop.DBus.Properties.GetAll")
-            let name = args[0].string!
-            let chosen: [Interface]
-            if name.isEmpty {
-                chosen = interfaces
-            } else if let i = interface(name) {
-                chosen = [i]
-            } else if ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"].contains(name) {
-                chosen = []
-            } else {
-                throw DBusError.unknownInterface("Object \(path) has no interface \(name).")
-            }
-            return [.vardict(chosen.flatMap { $0.properties.map { ($0.name, $0.read()) } })]
         case "Set":
             try expect(message, "ssv", "org.freedesktop.DBus.Properties.Set")
             let p = try findProperty(args[0].string!, args[1].string!)

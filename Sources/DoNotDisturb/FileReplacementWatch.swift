@@ -11,7 +11,7 @@ final class FileReplacementWatch {
     private let folder: String
     private let fileName: String
     private let changed: () -> Void
-    private var source: InotifyWatch?
+    private var source: EventSource?
     /// Counts re-arms, so events still queued for a replaced watch are dropped.
     private var arming = 0
     /// The folder currently watched (the target or an ancestor).
@@ -61,7 +61,7 @@ final class FileReplacementWatch {
             let mask = (target ? Self.fileEvents : Self.creationEvents) | Self.selfEvents | UInt32(IN_ONLYDIR)
             let awaited = next
             do {
-                let new = try InotifyWatch(loop: loop, path: candidate, mask: mask) { [weak self] mask, name in
+                let new = try loop.addInotify(path: candidate, mask: mask) { [weak self] mask, name in
                     guard let self, self.arming == current else { return }
                     self.event(mask: mask, name: name, target: target, awaited: awaited)
                 }

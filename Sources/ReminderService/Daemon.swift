@@ -39,6 +39,18 @@ public final class Daemon {
     let config: ConfigFile
     let history: HistoryStore
     let stateFile: StateFile
+    /// Records the engine recreates at start-up that are already in the
+    /// history (a crash fell between their append and the state file's
+    /// update): their signals go out again, they are not stored twice.
+    var storedBeforeCrash: [BreakRecord] = []
+    /// The local day (`yyyymmdd`) of the last history trim, or of start-up:
+    /// the trim runs when the day changes, never at start-up.
+    var historyTrimDay = 0
+    /// A config file that vanished is read again after a grace period (an
+    /// editor may be between moving the old file away and writing the new one).
+    var configGrace: EventSource?
+    /// History problems already logged, so a client polling GetHistory does not flood the log.
+    var reportedHistoryProblems: Set<String> = []
 
     /// Builds the daemon from the files in `paths`; nothing on the bus yet.
     public init(loop: EventLoop, log: Log, paths: XDGPaths, calendar: any LocalCalendar = SystemCalendar()) {
@@ -52,7 +64,7 @@ public final class Daemon {
         let now = Daemon.wallNow()
         let (settings, problems) = config.load(previous: Settings())
         for p in problems { log.warning(p.description) }
-        let today = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
+        let (today, todayProblems) = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
         var snapshot: EngineSnapshot? = nil
         do {
             if let text = try stateFile.read() {
@@ -63,20 +75,50 @@ public final class Daemon {
         } catch {
             log.warning("\(stateFile.path): \(error); starting a fresh interval.")
         }
-        let engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: today, restoring: snapshot)
+        var engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: today, restoring: snapshot)
+        let stored = Daemon.alreadyStored(engine.startupEffects, history: history)
+        if !stored.isEmpty {
+            // Counted once, as the engine's own catch-up record.
+            var rest = today
+            for r in stored { if let i = rest.firstIndex(of: r) { rest.remove(at: i) } }
+            engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: rest, restoring: snapshot)
+            log.info("\(stored.count) break record(s) from before a crash were already saved; they are not stored twice.")
+        }
         self.engine = engine
         status = engine.status
+        storedBeforeCrash = stored
+        historyTrimDay = Daemon.localDay(now, calendar)
+        reportedHistoryProblems = Set(todayProblems)
     }
 
     /// The wall clock in µs.
     static func wallNow() -> Timestamp { Timestamp(Clock.realtime.now()) }
 
-    static func todayRecords(history: HistoryStore, calendar: any LocalCalendar, now: Timestamp, log: Log) -> [BreakRecord] {
+    static func todayRecords(history: HistoryStore, calendar: any LocalCalendar, now: Timestamp, log: Log) -> ([BreakRecord], [String]) {
         let l = calendar.local(now)
         let midnight = calendar.timestamp(year: l.year, month: l.month, day: l.day, time: TimeOfDay(hour: 0, minute: 0)!)
         let (records, problems) = history.records(from: midnight, to: now + Micro.second)
         for p in problems { log.warning(p.description) }
-        return records
+        return (records, problems.map(\.description))
+    }
+
+    /// The records among `effects` that the history already holds. Records
+    /// the engine makes while catching up have deterministic times (a break's
+    /// end, a reminder's expiry), so an equal stored record is the same break.
+    static func alreadyStored(_ effects: [ReminderEffect], history: HistoryStore) -> [BreakRecord] {
+        var found: [BreakRecord] = []
+        for case .record(let r) in effects {
+            var stored = history.records(from: r.at, to: r.at + 1).records
+            for f in found where f == r { if let i = stored.firstIndex(of: f) { stored.remove(at: i) } }
+            if stored.contains(r) { found.append(r) }
+        }
+        return found
+    }
+
+    /// The local calendar day of `t` as `yyyymmdd`.
+    static func localDay(_ t: Timestamp, _ calendar: any LocalCalendar) -> Int {
+        let l = calendar.local(t)
+        return (l.year * 100 + l.month) * 100 + l.day
     }
 
     // MARK: running
@@ -251,6 +293,10 @@ public final class Daemon {
         for effect in effects {
             switch effect {
             case .record(let r):
+                if let i = storedBeforeCrash.firstIndex(of: r) {
+                    storedBeforeCrash.remove(at: i)
+                    break
+                }
                 do {
                     try history.append(r)
                 } catch {
@@ -278,6 +324,7 @@ public final class Daemon {
     private func afterChange() {
         armDeadline()
         saveSnapshot()
+        trimHistoryOnNewDay()
         SystemdNotify.status(statusLine())
         changeHook?()
     }

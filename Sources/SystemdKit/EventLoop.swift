@@ -97,10 +97,9 @@ public final class EventLoop {
             guard let ev else { return 0 }
             var name = ""
             if ev.pointee.len > 0 {
-                name = withUnsafePointer(to: ev.pointee) { p in
-                    let base = UnsafeRawPointer(p).advanced(by: MemoryLayout<inotify_event>.size)
-                    return String(cString: base.assumingMemoryBound(to: CChar.self))
-                }
+                // The name follows the fixed part of the event in sd-event's buffer (not in a copy).
+                let base = UnsafeRawPointer(ev).advanced(by: MemoryLayout<inotify_event>.size)
+                name = String(cString: base.assumingMemoryBound(to: CChar.self))
             }
             unbox(userdata, as: ((UInt32, String) -> Void).self)(ev.pointee.mask, name)
             return 0

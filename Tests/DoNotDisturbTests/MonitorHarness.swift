@@ -2,6 +2,7 @@ import Foundation
 import DBusKit
 import SystemdKit
 import TestSupport
+import LoopSupport
 @testable import DoNotDisturb
 
 /// A private bus, a loop thread, and a `DndMonitor` on its own connection,

@@ -240,13 +240,3 @@ import TestSupport
         #expect(nobus.status == 1 && nobus.stderr.contains("Could not start"), "\(nobus)")
     }
 }
-
-final class Box<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var v: T
-    init(_ v: T) { self.v = v }
-    var value: T {
-        get { lock.lock(); defer { lock.unlock() }; return v }
-        set { lock.lock(); v = newValue; lock.unlock() }
-    }
-}

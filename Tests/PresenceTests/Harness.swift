@@ -2,76 +2,7 @@ import Foundation
 import DBusKit
 import SystemdKit
 import TestSupport
-
-/// Runs a loop on its own thread; everything touching its connections happens there.
-final class LoopThread: @unchecked Sendable {
-    let loop: EventLoop
-    private let lock = NSLock()
-    private var jobs: [() -> Void] = []
-    private var wake: EventSource?
-    private var pipeFDs: [Int32] = [0, 0]
-    private let done = DispatchSemaphore(value: 0)
-
-    init() throws {
-        loop = try EventLoop()
-        guard pipe(&pipeFDs) == 0 else { throw HarnessError("pipe failed") }
-        let readFD = pipeFDs[0]
-        wake = try loop.addIO(fd: readFD, events: IOEvents.readable.rawValue) { [unowned self] _ in
-            var buf = [UInt8](repeating: 0, count: 64)
-            _ = read(readFD, &buf, 64)
-            self.lock.lock()
-            let todo = self.jobs
-            self.jobs.removeAll()
-            self.lock.unlock()
-            todo.forEach { $0() }
-        }
-    }
-
-    func start() {
-        Thread { [self] in
-            _ = try? self.loop.run()
-            self.done.signal()
-        }.start()
-    }
-
-    /// Runs `job` on the loop thread.
-    func perform(_ job: @escaping () -> Void) {
-        lock.lock()
-        jobs.append(job)
-        lock.unlock()
-        var b: UInt8 = 1
-        _ = write(pipeFDs[1], &b, 1)
-    }
-
-    /// Runs `job` on the loop thread and waits for its result.
-    func sync<T>(_ job: @escaping () -> T) -> T {
-        let result = Box<T?>(nil)
-        let sem = DispatchSemaphore(value: 0)
-        perform {
-            result.value = job()
-            sem.signal()
-        }
-        sem.wait()
-        return result.value!
-    }
-
-    /// Ends the loop and waits for the thread to leave it.
-    func stop() {
-        perform { [loop] in loop.exit(0) }
-        _ = done.wait(timeout: .now() + 5)
-    }
-}
-
-final class Box<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _value: T
-    init(_ v: T) { _value = v }
-    var value: T {
-        get { lock.lock(); defer { lock.unlock() }; return _value }
-        set { lock.lock(); _value = newValue; lock.unlock() }
-    }
-    func mutate(_ f: (inout T) -> Void) { lock.lock(); f(&_value); lock.unlock() }
-}
+import LoopSupport
 
 /// A python3-dbusmock process (Debian's, under /usr/bin/python3) serving a
 /// template or a plain object on a private bus; driven through `busctl`.

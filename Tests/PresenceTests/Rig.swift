@@ -2,6 +2,7 @@ import Foundation
 import DBusKit
 import SystemdKit
 import TestSupport
+import LoopSupport
 @testable import Presence
 
 /// A `PresenceMonitor` on its own loop thread, with a private session bus and
@@ -25,7 +26,7 @@ final class Rig: @unchecked Sendable {
     /// Connects, builds the monitor, sets `threshold` and starts it.
     func start(threshold: UInt32 = 20) {
         let events = self.events
-        lt.sync {
+        lt.onLoop {
             let s = try! Connection(address: self.session.address, loop: self.lt.loop)
             let y = self.system.map { try! Connection(address: $0.address, loop: self.lt.loop) }
             self.connections = [s] + (y.map { [$0] } ?? [])
@@ -42,7 +43,7 @@ final class Rig: @unchecked Sendable {
 
     /// Runs `body` with the monitor on its loop thread.
     func onMonitor<T>(_ body: @escaping (PresenceMonitor) -> T) -> T {
-        lt.sync { body(self.monitor) }
+        lt.onLoop { body(self.monitor) }
     }
 
     var found: [String] { onMonitor { $0.sourcesFound } }
@@ -65,7 +66,7 @@ final class Rig: @unchecked Sendable {
     func count(logged text: String) -> Int { logged.filter { $0.contains(text) }.count }
 
     func stop() {
-        lt.sync {
+        lt.onLoop {
             self.monitor = nil
             self.connections.forEach { $0.close() }
             self.connections = []
@@ -89,19 +90,27 @@ final class MutterRig: @unchecked Sendable {
 
     /// Starts a fresh Mutter on `bus` (after `quit`, like a restarted gnome-shell).
     func appear(bus: PrivateBus) throws {
-        let error = lt.sync { () -> String? in
+        let error = lt.onLoop { () -> String? in
             do { self.fake = try FakeMutter(address: bus.address, loop: self.lt.loop); return nil } catch { return "\(error)" }
         }
         if let error { throw HarnessError("fake Mutter: \(error)") }
     }
 
-    func with<T>(_ body: @escaping (FakeMutter) -> T) -> T { lt.sync { body(self.fake!) } }
+    func with<T>(_ body: @escaping (FakeMutter) -> T) -> T { lt.onLoop { body(self.fake!) } }
     var calls: [String] { with { $0.calls } }
 
-    func quit() { lt.sync { self.fake?.quit(); self.fake = nil } }
+    func quit() { lt.onLoop { self.fake?.quit(); self.fake = nil } }
 
     func stop() {
         quit()
         lt.stop()
+    }
+}
+
+extension LoopThread {
+    /// `sync` for the rigs' non-throwing helpers: the loop thread not answering
+    /// within its bound means the harness itself is broken, so stop loudly.
+    func onLoop<T>(_ body: @escaping () -> T) -> T {
+        do { return try sync(body) } catch { fatalError("presence test rig: \(error)") }
     }
 }

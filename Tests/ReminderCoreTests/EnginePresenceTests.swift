@@ -1,7 +1,7 @@
 @testable import ReminderCore
 import Testing
 
-@Suite struct PresenceTests {
+@Suite struct EnginePresenceTests {
     @Test func aLockShorterThanABreakIsNoRecordButRestartsTheInterval() throws {
         var s = sim(in: .waiting)
         try s.send(.locked(true))

@@ -1,7 +1,7 @@
 @testable import ReminderCore
 import Testing
 
-@Suite struct DoNotDisturbTests {
+@Suite struct EngineDoNotDisturbTests {
     func sim(policy: DndPolicy) -> Sim {
         var s = Sim(settings([.dndPolicy: .string(policy.rawValue)]), calendar: utc, now: t0)
         s.run(until: t0 + 5 * minute)

@@ -2,17 +2,17 @@ import Foundation
 import SystemdKit
 import TestSupport
 
-/// Runs an sd-event loop on its own thread; everything touching connections
-/// and the monitor happens on that thread, through `perform` or `sync`.
-final class LoopThread: @unchecked Sendable {
-    let loop: EventLoop
+/// Runs an sd-event loop on its own thread for tests; everything touching
+/// its connections happens on that thread, through `perform` or `sync`.
+public final class LoopThread: @unchecked Sendable {
+    public let loop: EventLoop
     private let lock = NSLock()
     private var jobs: [() -> Void] = []
     private var wake: EventSource?
     private var pipeFDs: [Int32] = [0, 0]
     private let finished = DispatchSemaphore(value: 0)
 
-    init() throws {
+    public init() throws {
         loop = try EventLoop()
         guard pipe(&pipeFDs) == 0 else { throw HarnessError("pipe failed") }
         let readFD = pipeFDs[0]
@@ -27,7 +27,7 @@ final class LoopThread: @unchecked Sendable {
         }
     }
 
-    func start() {
+    public func start() {
         Thread { [self] in
             _ = try? self.loop.run()
             self.finished.signal()
@@ -35,7 +35,7 @@ final class LoopThread: @unchecked Sendable {
     }
 
     /// Runs `job` on the loop thread, later.
-    func perform(_ job: @escaping () -> Void) {
+    public func perform(_ job: @escaping () -> Void) {
         lock.lock()
         jobs.append(job)
         lock.unlock()
@@ -44,7 +44,7 @@ final class LoopThread: @unchecked Sendable {
     }
 
     /// Runs `body` on the loop thread and returns its result.
-    func sync<T>(_ body: @escaping () throws -> T) throws -> T {
+    public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let result = Box<Result<T, Error>?>(nil)
         perform {
@@ -58,19 +58,8 @@ final class LoopThread: @unchecked Sendable {
     }
 
     /// Ends the loop and waits for its thread, so nothing outlives the test.
-    func stop() {
+    public func stop() {
         perform { [loop] in loop.exit(0) }
         _ = finished.wait(timeout: .now() + 10)
-    }
-}
-
-/// A value shared between the loop thread and the test thread.
-final class Box<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _value: T
-    init(_ v: T) { _value = v }
-    var value: T {
-        get { lock.lock(); defer { lock.unlock() }; return _value }
-        set { lock.lock(); _value = newValue; lock.unlock() }
     }
 }
