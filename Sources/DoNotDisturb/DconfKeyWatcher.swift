@@ -40,6 +40,7 @@ final class DconfKeyWatcher: DndWatcher {
 
     /// A provider counts as found while the database exists.
     private func read(_ reading: DconfReading) {
+        defer { looked() }
         switch reading {
         case .missing:
             report(.absent)

@@ -15,6 +15,15 @@ public final class DndMonitor {
     public private(set) var source = ""
     /// Called with (`active`, `source`) whenever either changes, and only then.
     public var onChange: ((Bool, String) -> Void)?
+    /// Whether every watcher has had its first look at its provider (the
+    /// bus said who owns its name and the owner answered the first read),
+    /// or `firstLookLimit` passed since `start()`. Until then `active` may
+    /// still be about to turn on for a desktop that was already in DND.
+    public private(set) var settled = false
+    /// Called once, when `settled` becomes true.
+    public var onSettled: (() -> Void)?
+    /// How long (µs) `settled` waits for slow providers before it holds anyway.
+    public static let firstLookLimit: UInt64 = 500_000
 
     private let connection: Connection
     private let loop: EventLoop
@@ -28,6 +37,9 @@ public final class DndMonitor {
     /// While above 0, reports are taken but the combined state waits.
     private var batching = 0
     private var watchers: [DndWatcher] = []
+    /// Providers whose first look is still out.
+    private var awaitingFirstLook: Set<String> = []
+    private var firstLookTimer: EventSource?
     private(set) var dconf: DconfDatabase?
 
     /// Watches the desktop through `session`; `dconfDatabasePath` is the GVDB
@@ -58,14 +70,38 @@ public final class DndMonitor {
             body()
             self.batching -= 1
             if self.batching == 0 { self.combine() }
+        }, looked: { [weak self] source in
+            self?.looked(source)
         })
         let database = DconfDatabase(path: dconfDatabasePath, context: context, loop: loop, log: log)
         watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: database, context: context) }
         watchers += [KDEWatcher(context: context), XfceWatcher(context: context), DunstWatcher(context: context),
                      SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]
+        awaitingFirstLook = Set(watchers.map(\.source))
+        firstLookTimer = try? loop.addTimer(clock: .monotonic, at: Clock.monotonic.now() + Self.firstLookLimit, accuracy: 10_000) {
+            [weak self] in self?.finishFirstLook(timedOut: true)
+        }
         for watcher in watchers { watcher.start() }
         database.start()
         dconf = database
+        if firstLookTimer == nil { finishFirstLook(timedOut: true) }
+    }
+
+    private func looked(_ source: String) {
+        guard !settled, awaitingFirstLook.remove(source) != nil, awaitingFirstLook.isEmpty else { return }
+        finishFirstLook(timedOut: false)
+    }
+
+    private func finishFirstLook(timedOut: Bool) {
+        guard !settled else { return }
+        settled = true
+        firstLookTimer?.cancel()
+        firstLookTimer = nil
+        if timedOut, !awaitingFirstLook.isEmpty {
+            log.debug("Do-not-disturb: no first answer yet from \(awaitingFirstLook.sorted().joined(separator: ", ")); going on without waiting.")
+        }
+        awaitingFirstLook = []
+        onSettled?()
     }
 
     /// Takes one provider's state and recomputes the combined one.

@@ -29,6 +29,10 @@ extension DndWatcher {
 
     /// Logs a misbehaving provider once per kind of problem.
     func problem(_ kind: ProblemKind, _ detail: String) { context.problems.report(source, kind, detail) }
+
+    /// Tells the monitor this watcher has had its first look at its provider
+    /// (no owner of the name, or an answer to its read); repeats are harmless.
+    func looked() { context.looked(source) }
 }
 
 /// What every watcher shares.
@@ -39,12 +43,15 @@ final class WatcherContext {
     /// Runs a block of reports that belong together (one dconf read speaks
     /// for three providers), so the combined state changes once, not in steps.
     let batch: (() -> Void) -> Void
+    /// Takes a watcher's first look (see `DndWatcher.looked`).
+    let looked: (String) -> Void
 
     init(connection: Connection, problems: ProblemLog, report: @escaping (String, ProviderState) -> Void,
-         batch: @escaping (() -> Void) -> Void) {
+         batch: @escaping (() -> Void) -> Void, looked: @escaping (String) -> Void = { _ in }) {
         self.connection = connection
         self.problems = problems
         self.report = report
         self.batch = batch
+        self.looked = looked
     }
 }

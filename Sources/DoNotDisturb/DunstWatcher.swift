@@ -26,13 +26,14 @@ final class DunstWatcher: DndWatcher {
             guard let self else { return }
             self.identified = false
             self.report(.absent)
-            if owner != nil { self.readPaused() }
+            if owner != nil { self.readPaused() } else { self.looked() }
         }
     }
 
     private func readPaused() {
         server.getProperty(Self.path, Self.interface, "paused") { [weak self] result in
             guard let self else { return }
+            defer { self.looked() }
             // An error means the server has no dunst interface: another server owns the name.
             guard case .success(let reply) = result else {
                 self.identified = false

@@ -31,21 +31,23 @@ final class KDEWatcher: DndWatcher {
     private func ownerChanged(_ owner: String?) {
         identified = false
         report(.absent)
-        guard owner != nil else { return }
+        guard owner != nil else { return looked() }
         server.call(Self.path, InterfaceName(Self.interface), "GetCapabilities") { [weak self] result in
-            guard let self, case .success(let reply) = result else { return }
+            guard let self else { return }
+            guard case .success(let reply) = result else { return self.looked() }
             guard let capabilities = reply.single("as")?.strings else {
                 self.problem(.reply, "GetCapabilities answered \(reply.signatureForLog) instead of 'as'")
-                return
+                return self.looked()
             }
             // Only a server with inhibitions has a meaningful Inhibited property.
-            if capabilities.contains("inhibitions") { self.readInhibited() }
+            if capabilities.contains("inhibitions") { self.readInhibited() } else { self.looked() }
         }
     }
 
     private func readInhibited() {
         server.getProperty(Self.path, Self.interface, "Inhibited") { [weak self] result in
             guard let self else { return }
+            defer { self.looked() }
             switch result {
             case .failure:
                 // Lists inhibitions but has no such property: not Plasma.

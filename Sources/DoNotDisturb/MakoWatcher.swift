@@ -27,13 +27,14 @@ final class MakoWatcher: DndWatcher {
             guard let self else { return }
             self.identified = false
             self.report(.absent)
-            if owner != nil { self.readModes() }
+            if owner != nil { self.readModes() } else { self.looked() }
         }
     }
 
     private func readModes() {
         server.call(Self.path, InterfaceName(Self.interface), "ListModes") { [weak self] result in
             guard let self else { return }
+            defer { self.looked() }
             // An error means no mako object: another server owns the name.
             guard case .success(let reply) = result else {
                 self.identified = false

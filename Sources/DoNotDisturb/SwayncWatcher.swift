@@ -31,13 +31,14 @@ final class SwayncWatcher: DndWatcher {
             guard let self else { return }
             self.identified = false
             self.report(.absent)
-            if owner != nil { self.readDnd() }
+            if owner != nil { self.readDnd() } else { self.looked() }
         }
     }
 
     private func readDnd() {
         server.call(Self.path, Self.interface, "GetDnd") { [weak self] result in
             guard let self else { return }
+            defer { self.looked() }
             self.identified = true
             switch result {
             case .failure(let error):

@@ -34,13 +34,14 @@ final class XfceWatcher: DndWatcher {
             guard let self else { return }
             self.identified = false
             self.report(.absent)
-            if owner != nil { self.readProperty() }
+            if owner != nil { self.readProperty() } else { self.looked() }
         }
     }
 
     private func readProperty() {
         server.call(Self.path, Self.interface, "GetProperty", [.string(Self.channel), .string(Self.property)]) { [weak self] result in
             guard let self else { return }
+            defer { self.looked() }
             self.identified = true
             switch result {
             case .failure(let error) where error.name == Self.notFound:

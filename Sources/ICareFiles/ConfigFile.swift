@@ -1,3 +1,4 @@
+import Glibc
 import ReminderCore
 
 /// The person's config file, `$XDG_CONFIG_HOME/icare/config`: a commented
@@ -49,7 +50,8 @@ public struct ConfigFile: Sendable {
     /// Rewrites the file atomically (temp file, `fsync`, `rename`), changing
     /// only the last line that sets `key` and keeping its indentation, spacing
     /// and inline comment; appends the key when no line sets it; creates a
-    /// commented file (`0600`, directory `0700`) when there is none. An
+    /// commented file (`0600`, directory `0700`) when there is none. A
+    /// symbolic link is kept: the file it points to is replaced. An
     /// invalid value is refused and nothing is written.
     public func write(_ key: SettingKey, _ value: SettingValue) throws(ConfigError) {
         let text: String
@@ -66,10 +68,19 @@ public struct ConfigFile: Sendable {
                 return
             }
             let new = Self.updated(old, key: key, text: text)
-            if new != old { try AtomicFile.write(new, to: path) }
+            if new != old { try AtomicFile.write(new, to: Self.replacementTarget(of: path)) }
         } catch {
             throw .file(error)
         }
+    }
+
+    /// The file a write replaces: when `path` is a symbolic link (a dotfiles
+    /// checkout, say), the file it points to, so the link stays a link.
+    static func replacementTarget(of path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// `bytes` with `key` set to `text`: one line replaced, or one appended.

@@ -18,8 +18,10 @@ import ReminderCore
 /// damage stays in that one line.
 ///
 /// **Retention: 365 days.** `trim(olderThan:)` removes whole day files that end
-/// before a cutoff; the service calls it once a day with
-/// `now - HistoryStore.retention`. Recent records are never touched.
+/// before a cutoff; the service calls `trimExpired(now:)` (cutoff
+/// `now - retention`, or `retention` before the newest day file if the clock
+/// runs ahead of the data) when the local day changes, never at start-up.
+/// Recent records are never touched.
 ///
 /// Directories are created `0700`, files `0600`.
 public struct HistoryStore: Sendable {
@@ -129,6 +131,16 @@ public struct HistoryStore: Sendable {
             removed += 1
         }
         return removed
+    }
+
+    /// The daily retention trim: removes the day files that end `retention`
+    /// or more before `now`, measured from the newest day file when that is
+    /// earlier, so a wall clock set years ahead by mistake cannot empty the
+    /// history. Returns how many files went.
+    @discardableResult
+    public func trimExpired(now: Timestamp) throws(FileError) -> Int {
+        guard let newest = try Directory.names(in: directory).compactMap(UTCDay.init(name:)).max() else { return 0 }
+        return try trim(olderThan: min(now, newest.end) - Self.retention)
     }
 
     private static func stableSortedByTime(_ records: [BreakRecord]) -> [BreakRecord] {

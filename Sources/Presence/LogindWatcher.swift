@@ -61,6 +61,14 @@ final class LogindWatcher {
         nameWatch = bus.watchName(BusName(Self.busName)) { [weak self] owner in self?.ownerChanged(owner) }
     }
 
+    /// The connection to the system bus is gone: as if logind vanished, and
+    /// nothing more is expected from it.
+    func busLost() {
+        sleepSubscription = nil
+        nameWatch = nil
+        if present || hints != Hints() { ownerChanged(nil) }
+    }
+
     private func ownerChanged(_ owner: String?) {
         generation += 1
         sessionSubscription = nil

@@ -75,6 +75,8 @@ public final class PresenceMonitor {
     private let loop: EventLoop
     private let log: Log
     private let hasSystemBus: Bool
+    /// Why there is no system bus, for the one line that says so.
+    private let systemBusProblem: String?
     private let logind: LogindWatcher?
     private let screensavers: [ScreenSaverWatcher]
     private let mutter: MutterIdleWatcher
@@ -88,11 +90,13 @@ public final class PresenceMonitor {
     private(set) var logged: [String] = []
 
     /// Watches the session bus, and the system bus when there is one (nil: lock
-    /// hints and sleep from logind are simply not watched).
-    public init(session: Connection, system: Connection?, loop: EventLoop, log: Log) {
+    /// hints and sleep from logind are simply not watched; `systemBusProblem`
+    /// says why in the one line logged about it).
+    public init(session: Connection, system: Connection?, loop: EventLoop, log: Log, systemBusProblem: String? = nil) {
         self.loop = loop
         self.log = log
         hasSystemBus = system != nil
+        self.systemBusProblem = systemBusProblem
         logind = system.map { LogindWatcher(bus: $0) }
         screensavers = [ScreenSaverWatcher.gnome, ScreenSaverWatcher.freedesktop].map {
             ScreenSaverWatcher(bus: session, name: $0.name, interface: $0.interface, paths: $0.paths)
@@ -115,7 +119,8 @@ public final class PresenceMonitor {
             logind.onPrepareForSleep = { [weak self] sleeping in self?.prepareForSleep(sleeping) }
             logind.start()
         } else {
-            reportMissing("system bus", "no system bus: no lock hints or sleep from logind")
+            let why = systemBusProblem.map { " (\($0))" } ?? ""
+            reportMissing("system bus", "no system bus\(why): no lock hints or sleep from logind")
         }
         for s in screensavers {
             let name = s.name
@@ -141,6 +146,16 @@ public final class PresenceMonitor {
         idleThreshold = value
         mutter.setThreshold(ms: UInt64(value) * 1000)
         logindHintsChanged()
+    }
+
+    /// Call when the system bus connection is lost: logind is gone with it.
+    /// Its lock hints and a sleep in progress stop counting (a vanished
+    /// source cannot hold the schedule paused). The caller logs the loss.
+    public func systemBusLost() {
+        guard let logind else { return }
+        missingLogged.insert("logind")
+        logind.busLost()
+        if isAsleep { prepareForSleep(false) }
     }
 
     /// Call when a reminder comes due. Asks Mutter once for the time since

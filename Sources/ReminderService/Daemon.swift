@@ -49,6 +49,7 @@ public final class Daemon {
     /// A config file that vanished is read again after a grace period (an
     /// editor may be between moving the old file away and writing the new one).
     var configGrace: EventSource?
+    var configGraceArmed = false
     /// History problems already logged, so a client polling GetHistory does not flood the log.
     var reportedHistoryProblems: Set<String> = []
 
@@ -209,22 +210,24 @@ public final class Daemon {
                 self.dndSource = active ? source : ""
                 self.deliver(.doNotDisturb(active))
             }
+            // The monitor has logged the change (with its journal fields); only announce it here.
             if let object = self.object { object.trackingChanges(announce) } else { announce() }
-            self.log.info(active ? "Do-not-disturb is on (\(source))." : "Do-not-disturb is off.",
-                          fields: [("ICARE_DND", active ? "1" : "0"), ("ICARE_DND_SOURCE", source)])
         }
         dnd.start()
 
+        // No system bus is logged once, by the presence monitor.
+        var systemBusProblem: String?
         do {
             let system = try Connection(bus: .system, loop: loop)
             system.onDisconnect = { [unowned self] in
                 self.log.warning("Lost the system bus; screen-lock and sleep hints from logind stop.")
+                self.presence?.systemBusLost()
             }
             systemBus = system
         } catch {
-            log.notice("No system bus (\(error.message.isEmpty ? error.name : error.message)); lock and sleep hints from logind are not watched.")
+            systemBusProblem = error.message.isEmpty ? error.name : error.message
         }
-        let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log)
+        let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log, systemBusProblem: systemBusProblem)
         self.presence = presence
         presence.onLocked = { [unowned self] locked in self.deliver(.locked(locked)) }
         presence.onSleep = { [unowned self] asleep in self.deliver(.sleep(asleep)) }
@@ -236,6 +239,14 @@ public final class Daemon {
         }
         presence.setIdleThreshold(seconds: engine.settings.breakDuration)
         presence.start()
+
+        // A desktop already in do-not-disturb must be known before the first
+        // state is shown or announced: run the loop until every DND watcher
+        // has had its first look (a few bus round trips), at most
+        // DndMonitor.firstLookLimit. Clients are served meanwhile.
+        while !dnd.settled {
+            do { try loop.runOnce(timeout: DndMonitor.firstLookLimit) } catch { break }
+        }
     }
 
     private func ensureDirectories() throws {
@@ -353,7 +364,53 @@ public final class Daemon {
         }
     }
 
+    /// How long a vanished config file may stay away before its absence means the defaults.
+    static let configGracePeriod: UInt64 = 500_000
+
+    /// Removes history older than `HistoryStore.retention` once the local day
+    /// has changed since start-up or the last trim; it rides on the wake-up
+    /// at local midnight the engine asks for anyway, and never runs at start-up.
+    func trimHistoryOnNewDay() {
+        let now = Daemon.wallNow()
+        let day = Daemon.localDay(now, calendar)
+        guard day != historyTrimDay else { return }
+        historyTrimDay = day
+        do {
+            let removed = try history.trimExpired(now: now)
+            if removed > 0 { log.info("Removed \(removed) day file(s) of history older than the retention of 365 days.") }
+        } catch {
+            log.warning("Could not remove old history: \(error)")
+        }
+    }
+
     func reloadConfig() {
+        // Moved away or deleted: the defaults apply only if no new file follows
+        // within the grace period (vim and emacs move the old file before writing).
+        if access(config.path, F_OK) != 0, errno == ENOENT, awaitConfigFile() { return }
+        configGrace?.setEnabled(.off)
+        configGraceArmed = false
+        loadConfig()
+    }
+
+    /// Starts (once) the grace period for a vanished config file; false if no timer could be made.
+    private func awaitConfigFile() -> Bool {
+        if configGrace == nil {
+            configGrace = try? loop.addTimer(clock: .monotonic, at: 0, accuracy: 50_000) { [unowned self] in
+                self.configGraceArmed = false
+                self.loadConfig()
+            }
+            configGrace?.setEnabled(.off)
+        }
+        guard let grace = configGrace else { return false }
+        if !configGraceArmed {
+            grace.setTime(Clock.monotonic.now() + Daemon.configGracePeriod)
+            grace.setEnabled(.oneshot)
+            configGraceArmed = true
+        }
+        return true
+    }
+
+    private func loadConfig() {
         let (settings, problems) = config.load(previous: engine.settings)
         for p in problems { log.warning(p.description) }
         guard settings != engine.settings else { return }
@@ -392,18 +449,20 @@ extension Daemon: ReminderInterface.Backend {
         } catch {
             throw DBusError.invalidArgs(error.reason)
         }
-        guard updated != engine.settings else { return }
+        // Written even when the value is already in force: the file may still
+        // hold a bad line for it, and the value must survive a restart.
         do {
             try config.write(key, updated.value(of: key))
         } catch {
             throw DBusError.failed("Could not save \(key.name) to \(config.path): \(error).")
         }
+        guard updated != engine.settings else { return }
         deliver(.settingsChanged(updated))
     }
 
     func history(from: Timestamp, to: Timestamp) -> [BreakRecord] {
         let (records, problems) = history.records(from: from, to: to)
-        for p in problems { log.warning(p.description) }
+        for p in problems where reportedHistoryProblems.insert(p.description).inserted { log.warning(p.description) }
         return records
     }
 }

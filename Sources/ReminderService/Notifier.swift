@@ -8,6 +8,15 @@ import ReminderCore
 /// break, a transient "break complete" at its end. It reconciles what is on
 /// screen with what the state asks for after every change, so at most one
 /// iCare notification is ever shown and none is left stale.
+///
+/// Rules where desktop-facts.md leaves a choice:
+/// - Nothing is shown before the server's capabilities are known, so a
+///   reminder never goes out without buttons because a reply was late.
+/// - A notification the person dismissed (or the server expired) is not
+///   pushed again until the view changes: a dismissal is not a decision.
+/// - A `NotificationClosed` that arrives while a `Notify` is out is about
+///   what the server showed before that call (it answers in order).
+/// - A view the server refused is not retried until the view changes.
 final class Notifier {
     /// What the person asked for through a button.
     enum Action: Equatable { case start, snooze, skip, endBreak }
@@ -17,17 +26,17 @@ final class Notifier {
         case none
         case reminder(at: Timestamp)
         case countdown(ends: Timestamp)
-    }
-
-    private enum Shown: Equatable {
-        case reminder(at: Timestamp)
-        case countdown(ends: Timestamp)
-        case complete
+        /// The brief notice that a break ran to its end (`next`: the next break then).
+        case complete(next: Timestamp)
     }
 
     static let busName = BusName("org.freedesktop.Notifications")
     static let path = ObjectPath("/org/freedesktop/Notifications")
     static let interface = InterfaceName("org.freedesktop.Notifications")
+    /// How long the "break complete" stays, in ms.
+    static let completeTimeout: Int32 = 5_000
+    /// A server that does not answer a Notify in this time (ms) is not waited for.
+    static let callTimeout: Int32 = 5_000
 
     private let bus: Connection
     private let loop: EventLoop
@@ -35,15 +44,26 @@ final class Notifier {
     var onAction: ((Action) -> Void)?
 
     private var owner: String?
-    private var capabilities: Set<String> = []
+    /// The server's capabilities; nil until its `GetCapabilities` reply.
+    private var capabilities: Set<String>?
+    /// Counts server changes: a reply from an earlier server is stale.
+    private var generation = 0
+    /// Our notification's id on the server (0: none).
     private var id: UInt32 = 0
-    private var shown: Shown?
-    /// A view the person dismissed: not shown again until the view changes.
-    private var dismissed: View?
+    /// What was last sent under `id` (set when the call goes out).
+    private var shown: View = .none
+    /// The reminder's text as last sent (it follows the settings).
+    private var shownText: [String] = []
+    /// What the server had answered for under `id` before the call now out.
+    private var confirmed: View = .none
     private var inFlight = false
     private var wanted: View = .none
+    /// A view the person dismissed: not shown again until the view changes.
+    private var dismissed: View?
+    /// A view the server refused: not tried again on this server until the view changes.
+    private var refused: View?
+    private var completeBody = Texts.completeBody(nextAt: nil)
     private var settings = Settings()
-    private var status: ReminderStatus?
     private var ticker: EventSource?
     private var watches: [AnyObject] = []
     private var saidNoServer = false
@@ -69,109 +89,135 @@ final class Notifier {
 
     /// Brings the screen in line with the engine's status.
     func update(status: ReminderStatus, settings: Settings) {
-        self.status = status
         self.settings = settings
         switch status.state {
-        case .due where !status.reminderHeld: wanted = .reminder(at: status.nextBreak)
-        case .break: wanted = .countdown(ends: status.breakEnds)
-        default: wanted = .none
+        case .due where !status.reminderHeld: want(.reminder(at: status.nextBreak))
+        case .break: want(.countdown(ends: status.breakEnds))
+        default:
+            // The "break complete" stays until it expires or something else must be shown.
+            if case .complete = wanted { want(wanted) } else { want(.none) }
         }
-        if let d = dismissed, d != wanted { dismissed = nil }
-        reconcile()
     }
 
     /// Shows the brief "break complete" in place of the countdown.
     func breakCompleted(nextBreak: Timestamp, clock: String?) {
-        guard owner != nil else { return }
-        ticker?.cancel()
-        ticker = nil
-        var hints: [(String, DBusValue)] = [("transient", .bool(true)), ("urgency", .byte(0))]
-        hints += commonHints()
-        if settings.sound { hints.append(("sound-name", .string(Texts.completeSound))) }
-        send(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: clock), actions: [], hints: hints,
-             timeout: 5_000, shown: .complete)
+        completeBody = Texts.completeBody(nextAt: clock)
+        want(.complete(next: nextBreak))
+    }
+
+    private func want(_ view: View) {
+        wanted = view
+        if let d = dismissed, d != view { dismissed = nil }
+        if let r = refused, r != view { refused = nil }
+        reconcile()
     }
 
     // MARK: reconciling
 
     private func reconcile() {
-        guard owner != nil, !inFlight else { return }
-        if wanted == dismissed { return }
+        guard owner != nil, let caps = capabilities, !inFlight else { return }
+        if wanted == dismissed || wanted == refused {
+            stopTicker()
+            // Dismissed while an update of it was out: that update put it back; take it away.
+            if shown == wanted, id != 0 { close() }
+            return
+        }
         switch wanted {
         case .none:
             stopTicker()
-            if let s = shown, s != .complete { close() }
+            switch shown {
+            case .reminder, .countdown: close()
+            case .none, .complete: break
+            }
         case .reminder(let at):
             stopTicker()
-            if shown != .reminder(at: at) { showReminder(at: at) }
+            let (body, actions) = reminderText(caps)
+            if shown != wanted || shownText != [body] + actions { showReminder(at: at, body: body, actions: actions) }
         case .countdown(let ends):
-            if shown != .countdown(ends: ends) {
+            if shown != wanted {
                 showCountdown(ends: ends)
                 startTicker(ends: ends)
             }
+        case .complete:
+            stopTicker()
+            if shown != wanted { showComplete() }
         }
     }
 
     private func commonHints() -> [(String, DBusValue)] {
-        [("desktop-entry", .string(Texts.desktopEntry)), ("category", .string("x-icare.break"))]
+        [("desktop-entry", .string(Texts.desktopEntry)), ("category", .string(Texts.category))]
     }
 
-    private func showReminder(at: Timestamp) {
+    /// `sound-name` when Sound is on; else ask the server for silence.
+    private func soundHint(_ name: String) -> (String, DBusValue) {
+        settings.sound ? ("sound-name", .string(name)) : ("suppress-sound", .bool(true))
+    }
+
+    private func reminderText(_ caps: Set<String>) -> (body: String, actions: [String]) {
         let seconds = settings.breakDuration
-        var actions: [String] = []
-        let body: String
-        if capabilities.contains("actions") {
-            actions = ["default", Texts.startLabel, "start", Texts.startLabel,
-                       "snooze", Texts.snoozeLabel(seconds: settings.snoozeDuration), "skip", Texts.skipLabel]
-            body = Texts.reminderBody(breakSeconds: seconds)
-        } else {
-            body = Texts.reminderBodyWithoutButtons(breakSeconds: seconds)
-        }
-        var hints = commonHints() + [("urgency", .byte(1)), ("resident", .bool(true))]
-        if settings.sound { hints.append(("sound-name", .string(Texts.reminderSound))) }
-        send(summary: Texts.reminderSummary, body: body, actions: actions, hints: hints, timeout: 0, shown: .reminder(at: at))
+        guard caps.contains("actions") else { return (Texts.reminderBodyWithoutButtons(breakSeconds: seconds), []) }
+        return (Texts.reminderBody(breakSeconds: seconds),
+                ["default", Texts.startLabel, "start", Texts.startLabel,
+                 "snooze", Texts.snoozeLabel(seconds: settings.snoozeDuration), "skip", Texts.skipLabel])
+    }
+
+    private func showReminder(at: Timestamp, body: String, actions: [String]) {
+        let hints = commonHints() + [("urgency", .byte(1)), ("resident", .bool(true)), soundHint(Texts.reminderSound)]
+        shownText = [body] + actions
+        send(summary: Texts.reminderSummary, body: body, actions: actions, hints: hints, timeout: 0, view: .reminder(at: at))
     }
 
     private func showCountdown(ends: Timestamp) {
         let now = Timestamp(Clock.realtime.now())
-        let total = Int64(settings.breakDuration) * Micro.second
         let left = max(0, ends - now)
+        // The break's length; a BreakDuration changed during the break does not make it go backwards.
+        let total = max(Int64(settings.breakDuration) * Micro.second, left)
         let secondsLeft = (left + Micro.second / 2) / Micro.second
         let percent = total > 0 ? Int32(max(0, min(100, 100 - left * 100 / total))) : 100
-        let actions = capabilities.contains("actions") ? ["end", Texts.endBreakLabel] : []
+        let actions = capabilities?.contains("actions") == true ? ["end", Texts.endBreakLabel] : []
         let hints = commonHints() + [("urgency", .byte(1)), ("value", .int32(percent)), ("suppress-sound", .bool(true)),
                                      ("resident", .bool(true))]
         send(summary: Texts.countdownSummary(secondsLeft: secondsLeft), body: Texts.countdownBody, actions: actions,
-             hints: hints, timeout: 0, shown: .countdown(ends: ends))
+             hints: hints, timeout: 0, view: .countdown(ends: ends))
+    }
+
+    private func showComplete() {
+        let hints = commonHints() + [("urgency", .byte(0)), ("transient", .bool(true)), soundHint(Texts.completeSound)]
+        send(summary: Texts.completeSummary, body: completeBody, actions: [], hints: hints,
+             timeout: Notifier.completeTimeout, view: wanted)
     }
 
     private func close() {
         let closing = id
-        shown = nil
+        shown = .none
+        confirmed = .none
         id = 0
         guard closing != 0 else { return }
         bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
                              member: MemberName("CloseNotification"), arguments: [.uint32(closing)])) { _ in }
     }
 
-    private func send(summary: String, body: String, actions: [String], hints: [(String, DBusValue)], timeout: Int32, shown view: Shown) {
+    private func send(summary: String, body: String, actions: [String], hints: [(String, DBusValue)], timeout: Int32, view: View) {
         let message = Message.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
                                          member: MemberName("Notify"), arguments: [
             .string(Texts.appName), .uint32(id), .string(Texts.iconName), .string(summary), .string(body),
             .strings(actions), .vardict(hints), .int32(timeout),
         ])
+        let sentOn = generation
         inFlight = true
         shown = view
-        bus.call(message) { [weak self] result in
-            guard let self else { return }
+        bus.call(message, timeoutMs: Notifier.callTimeout) { [weak self] result in
+            guard let self, sentOn == self.generation else { return }
             self.inFlight = false
             switch result {
             case .success(let reply):
                 if let newID = (try? reply.arguments())?.first?.uint32, newID != 0 { self.id = newID }
+                self.confirmed = view
             case .failure(let e):
                 self.log.warning("The notification server refused a notification: \(e.message)")
-                self.shown = nil
-                return
+                self.shown = .none
+                self.confirmed = .none
+                self.refused = view
             }
             // The state may have moved on while the call was out.
             self.reconcile()
@@ -197,7 +243,8 @@ final class Notifier {
     private func tick(ends: Timestamp) {
         guard let t = ticker else { return }
         let now = Timestamp(Clock.realtime.now())
-        guard wanted == .countdown(ends: ends), dismissed != wanted, now < ends - Micro.second / 2 else {
+        guard wanted == .countdown(ends: ends), dismissed != wanted, refused != wanted, capabilities != nil,
+              now < ends - Micro.second / 2 else {
             stopTicker()
             return
         }
@@ -214,11 +261,17 @@ final class Notifier {
     // MARK: the server
 
     private func serverChanged(_ newOwner: String?) {
+        generation += 1
         owner = newOwner
+        capabilities = nil
         id = 0
-        shown = nil
+        shown = .none
+        confirmed = .none
         inFlight = false
+        refused = nil
         stopTicker()
+        // A server that comes later gets what is due or running, not an old "break complete".
+        if case .complete = wanted { wanted = .none }
         guard newOwner != nil else {
             if !saidNoServer {
                 log.notice("No notification server on the session bus; reminders go out as BreakDue signals only.")
@@ -227,15 +280,16 @@ final class Notifier {
             return
         }
         saidNoServer = false
+        let askedOn = generation
         bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
-                             member: MemberName("GetCapabilities"))) { [weak self] result in
-            guard let self else { return }
+                             member: MemberName("GetCapabilities")), timeoutMs: Notifier.callTimeout) { [weak self] result in
+            guard let self, askedOn == self.generation else { return }
             if case .success(let reply) = result, let caps = (try? reply.arguments())?.first?.strings {
                 self.capabilities = Set(caps)
             } else {
                 self.capabilities = []
             }
-            self.log.info("Notification server found (capabilities: \(self.capabilities.sorted().joined(separator: " "))).")
+            self.log.info("Notification server found (capabilities: \((self.capabilities ?? []).sorted().joined(separator: " "))).")
             self.reconcile()
         }
     }
@@ -243,32 +297,29 @@ final class Notifier {
     private func actionInvoked(_ m: Message) {
         guard let args = try? m.arguments(), args.count == 2, let nid = args[0].uint32, let key = args[1].string,
               nid == id, nid != 0 else { return }
+        // A click on what the server showed before a call now out is stale: the state has moved on.
+        if inFlight && confirmed != shown { return }
         switch (shown, key) {
-        case (.reminder?, "default"), (.reminder?, "start"): onAction?(.start)
-        case (.reminder?, "snooze"): onAction?(.snooze)
-        case (.reminder?, "skip"): onAction?(.skip)
-        case (.countdown?, "end"): onAction?(.endBreak)
+        case (.reminder, "default"), (.reminder, "start"): onAction?(.start)
+        case (.reminder, "snooze"): onAction?(.snooze)
+        case (.reminder, "skip"): onAction?(.skip)
+        case (.countdown, "end"): onAction?(.endBreak)
         default: break
         }
     }
 
     private func notificationClosed(_ m: Message) {
         guard let args = try? m.arguments(), args.count == 2, let nid = args[0].uint32, let reason = args[1].uint32,
-              nid == id, nid != 0, !inFlight else { return }
-        // A dismissal is not a decision: the break stays due, but the same view is not pushed again.
-        if reason == 2 || reason == 1 {
-            switch shown {
-            case .reminder(let at)?: dismissed = .reminder(at: at)
-            case .countdown(let ends)?: dismissed = .countdown(ends: ends)
-            default: break
-            }
-        }
-        stopTickerIfDismissed()
-        shown = nil
+              nid == id, nid != 0 else { return }
+        // The server answers in order: a close seen while a Notify is out is about what it showed before.
+        let closed = inFlight ? confirmed : shown
         id = 0
-    }
-
-    private func stopTickerIfDismissed() {
-        if case .countdown? = dismissed { stopTicker() }
+        confirmed = .none
+        if !inFlight { shown = .none }
+        // Expired (1) or dismissed by the person (2): not a decision, but not pushed again either.
+        if (reason == 1 || reason == 2) && closed == wanted && closed != .none {
+            dismissed = closed
+            reconcile()
+        }
     }
 }

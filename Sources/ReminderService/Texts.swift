@@ -8,6 +8,8 @@ enum Texts {
     /// The icon and desktop entry installed by `make install`.
     static let iconName = "org.icare.Reminder"
     static let desktopEntry = "org.icare.Reminder"
+    /// The notification category (the spec's `x-vendor.class` form for ones it does not list).
+    static let category = "x-icare.break"
 
     static let reminderSummary = "Time for an eye break"
     static func reminderBody(breakSeconds: UInt32) -> String {
@@ -18,9 +20,11 @@ enum Texts {
         reminderBody(breakSeconds: breakSeconds) + " Run 'icarectl start' to count the break."
     }
     static let startLabel = "Start"
+    /// "Snooze 5 min"; exact when the duration is not whole minutes ("Snooze 1 min 30 s").
     static func snoozeLabel(seconds: UInt32) -> String {
-        let minutes = (seconds + 59) / 60
-        return "Snooze \(minutes) min"
+        let minutes = seconds / 60, rest = seconds % 60
+        if minutes == 0 { return "Snooze \(rest) s" }
+        return rest == 0 ? "Snooze \(minutes) min" : "Snooze \(minutes) min \(rest) s"
     }
     static let skipLabel = "Skip"
 

@@ -13,8 +13,14 @@ final class TmuxPane: @unchecked Sendable {
     init(command: String) throws {
         tmux = try Subprocess.which("tmux")
         let script = "\(command); echo \"EXITED $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -E -e '-?icanon' -e '-?echo' | tr '\\n' ' '; echo; sleep 600"
-        let r = try Subprocess.run([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "sh", "-c", script])
-        guard r.status == 0 else { throw HarnessError("tmux new-session failed: \(r)") }
+        // Not Subprocess.run: the tmux server it forks would hold the output pipes open forever.
+        let client = try Subprocess.start([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "sh", "-c", script])
+        guard waitUntil(timeout: 10, { !client.isRunning }) else {
+            Subprocess.kill9(client)
+            throw HarnessError("tmux new-session did not return")
+        }
+        client.waitUntilExit()
+        guard client.terminationStatus == 0 else { throw HarnessError("tmux new-session failed with status \(client.terminationStatus)") }
     }
 
     var screen: String { (try? Subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", "t"]).stdout) ?? "" }

@@ -6,7 +6,6 @@ import TestSupport
 /// continuity, proved against the real icared on a private bus with its own
 /// XDG folders. Restarts are real (SIGTERM, or SIGKILL for a crash).
 @Suite(.serialized) struct PersistenceTests {
-    static let tMax = String(UInt64(Int64.max))
     static let day: UInt64 = 86_400_000_000
 
     // MARK: the config file
@@ -45,6 +44,24 @@ import TestSupport
         #expect(try String(contentsOfFile: file, encoding: .utf8) == text, "starting never rewrites the config")
     }
 
+    @Test func aSymlinkedConfigStaysALink() throws {
+        let s = try ServiceHarness(start: false)
+        let dotfiles = s.home.appendingPathComponent("dotfiles").path
+        try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: s.configDirectory, withIntermediateDirectories: true)
+        try Data("# in my dotfiles repository\nInterval = 25m\n".utf8).write(to: URL(fileURLWithPath: dotfiles + "/icare.conf"))
+        #expect(symlink(dotfiles + "/icare.conf", s.configDirectory + "/config") == 0)
+        try s.start()
+        #expect(try s.number("Interval") == 1500)
+        #expect(try setProperty(s, "Interval", "u", "1800").status == 0)
+        var info = stat()
+        #expect(lstat(s.configDirectory + "/config", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link was replaced by a file")
+        #expect(try String(contentsOfFile: dotfiles + "/icare.conf", encoding: .utf8) == "# in my dotfiles repository\nInterval = 30m\n")
+        #expect(try s.signal(SIGTERM) == 0)
+        try s.start()
+        #expect(try s.number("Interval") == 1800)
+    }
+
     @Test func aHandEditIsAnnouncedWithinASecond() throws {
         let s = try ServiceHarness()
         let file = s.configDirectory + "/config"
@@ -65,8 +82,10 @@ import TestSupport
         #expect(try s.number("Interval") == 2100)
         #expect(try s.property("Sound") == "b false")
 
-        // vim's save: the old file is moved away, then the new one written.
+        // vim's and emacs's save: the old file is moved away, then the new one written.
         #expect(rename(file, file + "~") == 0)
+        #expect(!waitUntil(timeout: 0.3) { changes(monitor, "Interval").contains(1200) },
+                "the moment without a file flipped the settings to their defaults")
         try writeInPlace("# mine\nInterval = 40m\nSound = false\n", to: file)
         #expect(waitUntil(timeout: 1) { changes(monitor, "Interval").contains(2400) }, "log:\n\(s.log)")
         #expect(!changes(monitor, "Interval").contains(1200) && !changes(monitor, "Sound").contains(true),
@@ -78,6 +97,12 @@ import TestSupport
         #expect(waitUntil(timeout: 1) { changes(monitor, "Interval").contains(1200) }, "log:\n\(s.log)")
         #expect(try s.number("Interval") == 1200)
         #expect(try s.property("Sound") == "b false")
+
+        // Removing the file restores every default (after the editor grace period).
+        #expect(unlink(file) == 0)
+        #expect(waitUntil(timeout: 2) { changes(monitor, "Sound").contains(true) }, "log:\n\(s.log)")
+        #expect(try s.property("Sound") == "b true")
+        #expect(!FileManager.default.fileExists(atPath: file), "a removed config is not written back")
     }
 
     /// Comments, spacing, an unknown key, a foreign group and one bad value.
@@ -145,6 +170,16 @@ import TestSupport
         #expect(try s.number("BreakDuration") == 15)
         #expect(try s.number("SnoozeDuration") == 600)
         #expect(try mode(file) == 0o600)
+
+        // Setting the value the bad key kept writes it, so it survives a restart.
+        let beforeSet = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(try setProperty(s, "BreakDuration", "u", "15").status == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8)
+                == beforeSet.replacingOccurrences(of: "BreakDuration = lots", with: "BreakDuration = 15s"))
+        #expect(try s.signal(SIGTERM) == 0)
+        try s.start()
+        #expect(try s.number("BreakDuration") == 15)
+        #expect(try s.number("Interval") == 2700)
     }
 
     // MARK: the history store
@@ -226,6 +261,56 @@ import TestSupport
         let midnight = localMidnightMicros(nowMicros())
         #expect(try s.number("SkippedToday") == UInt64(records.filter { $0.outcome == "skipped" && $0.at >= midnight }.count))
         #expect(try s.string("State") == "waiting")
+    }
+
+    @Test func oldHistoryIsTrimmedWhenTheLocalDayChangesNeverAtStartUp() throws {
+        let now = nowMicros()
+        let tz = zoneWithMidnight(inSeconds: 5, from: now)
+        let s = try ServiceHarness(environment: ["TZ": tz], start: false)
+        let history = s.stateDirectory + "/history"
+        try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+        func file(daysAgo: UInt64) -> String { history + "/" + utcDayName(now - daysAgo * Self.day) }
+        let expired = [file(daysAgo: 1_800), file(daysAgo: 400), file(daysAgo: 366)]
+        let kept = [file(daysAgo: 364), file(daysAgo: 30), file(daysAgo: 1)]
+        for (i, path) in (expired + kept).enumerated() {
+            try historyLine(utcDayStart(path) + UInt64(i) * 1_000_000, "completed", 20).write(to: URL(fileURLWithPath: path))
+        }
+        let recent = now - 1_000_000
+        try historyLine(recent, "completed", 20).write(to: URL(fileURLWithPath: history + "/" + utcDayName(recent)))
+        let notes = history + "/notes.txt"
+        try Data("mine\n".utf8).write(to: URL(fileURLWithPath: notes))
+        try s.start()
+
+        #expect(try s.number("CompletedToday") == 1, "TZ \(tz)")
+        for path in expired + kept { #expect(FileManager.default.fileExists(atPath: path), "removed at start-up: \(path)") }
+        // Local midnight: the counters drop and the old files go, recent ones stay.
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try s.number("CompletedToday") == 0 }, "TZ \(tz); log:\n\(s.log)")
+        #expect(waitUntil(timeout: 5) { expired.allSatisfy { !FileManager.default.fileExists(atPath: $0) } },
+                "not trimmed at local midnight; log:\n\(s.log)")
+        for path in kept + [notes, history + "/" + utcDayName(recent)] {
+            #expect(FileManager.default.fileExists(atPath: path), "trimmed too much: \(path)")
+        }
+        #expect(try historyRecords(s, from: 0, to: UInt64(Int64.max)).count == kept.count + 1)
+        #expect(s.log.contains("Removed 3"), "\(s.log)")
+    }
+
+    /// Retention counts back from the newest record when the clock is ahead of
+    /// the data (set years ahead by mistake, or a long time unused): a year of
+    /// the person's history is always kept.
+    @Test func theTrimKeepsAYearBeforeTheNewestRecord() throws {
+        let now = nowMicros()
+        let s = try ServiceHarness(environment: ["TZ": zoneWithMidnight(inSeconds: 5, from: now)], start: false)
+        let history = s.stateDirectory + "/history"
+        try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+        func file(daysAgo: UInt64) -> String { history + "/" + utcDayName(now - daysAgo * Self.day) }
+        let kept = [file(daysAgo: 1_000), file(daysAgo: 800), file(daysAgo: 700)]
+        let expired = file(daysAgo: 1_100)
+        for path in kept + [expired] {
+            try historyLine(utcDayStart(path) + 1_000_000, "skipped", 0).write(to: URL(fileURLWithPath: path))
+        }
+        try s.start()
+        #expect(waitUntil(timeout: 10, interval: 0.1) { !FileManager.default.fileExists(atPath: expired) }, "log:\n\(s.log)")
+        for path in kept { #expect(FileManager.default.fileExists(atPath: path), "trimmed although within a year of the newest: \(path)") }
     }
 
     // MARK: restart continuity
@@ -468,6 +553,26 @@ extension PersistenceTests {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter.string(from: Date(timeIntervalSince1970: Double(micros / 1_000_000)))
+    }
+
+    /// A POSIX TZ whose local midnight is `seconds` after `now` (offsets may
+    /// have seconds; west of Greenwich is positive).
+    func zoneWithMidnight(inSeconds seconds: Int, from now: UInt64) -> String {
+        let utcSecond = Int(now / 1_000_000 % 86_400)
+        var east = ((86_400 - seconds - utcSecond) % 86_400 + 86_400) % 86_400
+        if east > 43_200 { east -= 86_400 }
+        let west = -east
+        return String(format: "ICT%@%02d:%02d:%02d", west < 0 ? "-" : "+", abs(west) / 3600, abs(west) / 60 % 60, abs(west) % 60)
+    }
+
+    /// The first µs of the UTC day a history file is named after.
+    func utcDayStart(_ path: String) -> UInt64 {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        let name = String(path.split(separator: "/").last ?? "")
+        return UInt64((formatter.date(from: name)?.timeIntervalSince1970 ?? 0) * 1_000_000)
     }
 
     /// Local midnight (this process's zone, the same the service uses) of the day of `micros`.

@@ -1,0 +1,870 @@
+import Testing
+import Foundation
+import DBusKit
+import SystemdKit
+import TestSupport
+import LoopSupport
+
+/// Issue 4 end to end: the real `icared` on a private bus, with the desktop's
+/// do-not-disturb played by the real dconf service (written by the real
+/// `gsettings`), by the real dunst (under Xvfb, driven by the real
+/// `dunstctl`), and by in-process fakes with the exact D-Bus shapes in
+/// `desktop-facts.md` (dunst, swaync, xfconf). What icared does is read only
+/// through its bus interface, its log and what it sends the notification server.
+@Suite(.serialized) struct DoNotDisturbServiceTests {
+    static let interval: UInt64 = 1_200_000_000
+
+    // MARK: GNOME, through the real dconf service
+
+    @Test func gnomeShowBannersThroughRealDconfPausesAndAFullIntervalFollows() throws {
+        let rig = try DndDconfRig()
+        defer { rig.stop() }
+        let s = rig.service
+        try s.start()
+        #expect(try s.string("State") == "waiting")
+        #expect(try s.property("DoNotDisturb") == "b false")
+        #expect(try s.string("DoNotDisturbSource") == "")
+        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        defer { monitor.stop() }
+
+        try rig.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "paused" }, "log:\n\(s.log)")
+        #expect(try s.string("PauseReason") == "dnd")
+        #expect(try s.property("DoNotDisturb") == "b true")
+        #expect(try s.string("DoNotDisturbSource") == "gnome")
+        #expect(try s.number("NextBreak") == 0)
+        // One PropertiesChanged carries DND, its source and what it did to the schedule.
+        #expect(waitUntil {
+            dndChanges(monitor).contains { c in
+                c["DoNotDisturb"] as? Bool == true && c["DoNotDisturbSource"] as? String == "gnome"
+                    && c["State"] as? String == "paused" && c["PauseReason"] as? String == "dnd"
+            }
+        }, "\(dndChanges(monitor))")
+
+        let offSent = wallMicroseconds()
+        try rig.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        let offSeen = wallMicroseconds()
+        #expect(try s.string("PauseReason") == "")
+        #expect(try s.property("DoNotDisturb") == "b false")
+        #expect(try s.string("DoNotDisturbSource") == "")
+        let next = try s.number("NextBreak")
+        #expect(next >= offSent + Self.interval && next <= offSeen + Self.interval, "NextBreak \(next) is not a full interval after DND ended")
+        #expect(waitUntil {
+            dndChanges(monitor).contains { c in
+                c["DoNotDisturb"] as? Bool == false && c["DoNotDisturbSource"] as? String == ""
+                    && c["State"] as? String == "waiting" && c["NextBreak"] as? UInt64 == next
+            }
+        }, "\(dndChanges(monitor))")
+        #expect(monitor.signals("BreakDue").isEmpty)
+        // Each change is logged once, naming the provider; the providers found are logged.
+        #expect(occurrences(of: "Do-not-disturb is on (gnome).", in: s.log) == 1, "log:\n\(s.log)")
+        #expect(occurrences(of: "Do-not-disturb is off.", in: s.log) == 1, "log:\n\(s.log)")
+        #expect(s.log.contains("Do-not-disturb: gnome found."), "log:\n\(s.log)")
+    }
+
+    @Test func gnomeAlreadyInDoNotDisturbWhenIcaredStartsIsPausedAtOnce() throws {
+        let rig = try DndDconfRig()
+        defer { rig.stop() }
+        let s = rig.service
+        // Written before icared runs (this also activates dconf-service).
+        try rig.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.string("State") == "paused" }, "log:\n\(s.log)")
+        #expect(try s.string("PauseReason") == "dnd")
+        #expect(try s.property("DoNotDisturb") == "b true")
+        #expect(try s.string("DoNotDisturbSource") == "gnome")
+
+        // Again with no dconf service on the bus: the database file alone says so.
+        #expect(try s.signal(SIGTERM) == 0)
+        rig.killDconfService()
+        #expect(try waitUntil(timeout: 5) { try !rig.dconfServiceRuns() })
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.string("State") == "paused" }, "log:\n\(s.log)")
+        #expect(try s.string("DoNotDisturbSource") == "gnome")
+        // A change that activates the service again is followed.
+        let offSent = wallMicroseconds()
+        try rig.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        let offSeen = wallMicroseconds()
+        let next = try s.number("NextBreak")
+        #expect(next >= offSent + Self.interval && next <= offSeen + Self.interval, "NextBreak \(next)")
+        #expect(try s.property("DoNotDisturb") == "b false")
+    }
+
+    @Test func anUnreadableDconfDatabaseIsLoggedOnceAndCountsAsOff() throws {
+        let rig = try DndDconfRig()
+        defer { rig.stop() }
+        let s = rig.service
+        try rig.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
+        let database = rig.databasePath
+        let good = try Data(contentsOf: URL(fileURLWithPath: database))
+        // No service on the bus: icared follows the file through its folder.
+        rig.killDconfService()
+        #expect(try waitUntil(timeout: 5) { try !rig.dconfServiceRuns() })
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+
+        try rig.replaceDatabase(with: good.prefix(30))              // truncated
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        #expect(try s.property("DoNotDisturb") == "b false")
+        try rig.replaceDatabase(with: Data("GVariant but not really".utf8))
+        try rig.replaceDatabase(with: Data(repeating: 0xff, count: 4096))
+        // Still answering; still off; the problem logged once.
+        #expect(try holdsTrue(until: wallMicroseconds() + 500_000) { try s.string("State") == "waiting" })
+        #expect(occurrences(of: "Do-not-disturb: dconf: cannot read the dconf database", in: s.log) == 1, "log:\n\(s.log)")
+        try rig.replaceDatabase(with: good)
+        #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+        #expect(s.process?.isRunning == true)
+    }
+
+    // MARK: the policies, against a fake dunst (which is also the notification server)
+
+    @Test func startingInDoNotDisturbWithAReminderOutShowsNothing() throws {
+        // icared restarts while a reminder is out and the desktop is already in DND.
+        let rig = try DndBusRig(state: DndState.due(sinceSecondsAgo: 5))
+        defer { rig.stop() }
+        let dunst = DndFakeDunst(paused: true)
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+        #expect(try holdsTrue(until: wallMicroseconds() + 1_000_000) { try s.string("State") == "paused" })
+        #expect(dunst.calls.value.filter { $0.hasPrefix("Notify") }.isEmpty,
+                "a reminder was sent to the notification server during DND: \(dunst.calls.value)")
+    }
+
+    @Test func aReminderThatFellDueWhileDownIsHeldWhenIcaredStartsInDoNotDisturb() throws {
+        // The reminder fell due 30 s ago, while icared was not running (a login, a restart).
+        let rig = try DndBusRig(config: "DndPolicy = defer\n", state: DndState.waiting(nextAt: wallMicroseconds() - 30_000_000))
+        defer { rig.stop() }
+        let dunst = DndFakeDunst(paused: true)
+        try rig.appear(dunst)
+        let signals = try rig.signalMonitor()
+        defer { signals.stop() }
+        let s = rig.service
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.property("DoNotDisturb") == "b true" }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "due")
+        #expect(try holdsTrue(until: wallMicroseconds() + 1_000_000) { try s.string("State") == "due" })
+        withKnownIssue("""
+            The engine catches up from the state file in Daemon.init, before any DND watcher has answered, so the \
+            reminder goes out (BreakDue, Notify) and defer keeps a reminder already out. Needs the initial DND in the \
+            engine before the catch-up (see the report of this suite).
+            """) {
+            #expect(signals.signals("BreakDue").isEmpty, "BreakDue went out during DND")
+            #expect(!dunst.calls.value.contains { $0.hasPrefix("Notify") }, "shown during DND: \(dunst.calls.value)")
+        }
+
+        try rig.dunstctl("set-paused", "false")
+        #expect(waitUntil(timeout: 10) { signals.signals("BreakDue").count >= 1 }, "log:\n\(s.log)")
+        #expect(waitUntil(timeout: 10) { dunst.calls.value.contains { $0.hasPrefix("Notify") } }, "the held reminder was not shown")
+    }
+
+    @Test func aReminderThatFellDueWhileDownDoesNotGoOutWhenIcaredStartsPausedByDoNotDisturb() throws {
+        let rig = try DndBusRig(state: DndState.waiting(nextAt: wallMicroseconds() - 30_000_000))
+        defer { rig.stop() }
+        let dunst = DndFakeDunst(paused: true)
+        try rig.appear(dunst)
+        let signals = try rig.signalMonitor()
+        defer { signals.stop() }
+        let s = rig.service
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+        #expect(try holdsTrue(until: wallMicroseconds() + 1_000_000) { try s.string("State") == "paused" })
+        #expect(!dunst.calls.value.contains { $0.hasPrefix("Notify") }, "a reminder was shown during DND: \(dunst.calls.value)")
+        withKnownIssue("""
+            The catch-up from the state file (Daemon.init) emits BreakDue before the DND watchers have answered; \
+            Daemon.run carries it out after DND paused the engine (see the report of this suite).
+            """) {
+            #expect(signals.signals("BreakDue").isEmpty, "BreakDue went out during DND")
+        }
+        #expect(try s.number("SkippedToday") == 0)
+    }
+
+    @Test func pausePolicyClosesTheReminderOnScreenAndAFullIntervalFollows() throws {
+        // A reminder is out (restored from the state file).
+        let rig = try DndBusRig(state: DndState.due(sinceSecondsAgo: 5))
+        defer { rig.stop() }
+        let dunst = DndFakeDunst()
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        #expect(try s.string("State") == "due")
+        #expect(waitUntil(timeout: 10) { dunst.calls.value.contains { $0.hasPrefix("Notify") } }, "the due reminder was never shown; log:\n\(s.log)")
+        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        defer { monitor.stop() }
+
+        // What `dunstctl set-paused true` does: Properties.Set, then PropertiesChanged with the value.
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "paused" }, "log:\n\(s.log)")
+        #expect(try s.string("PauseReason") == "dnd")
+        #expect(try s.property("DoNotDisturb") == "b true")
+        #expect(try s.string("DoNotDisturbSource") == "dunst")
+        let shownID = dunst.calls.value.first { $0.hasPrefix("Notify") }.map { String($0.split(separator: " ")[1]) } ?? "?"
+        #expect(waitUntil(timeout: 10) { dunst.calls.value.contains("CloseNotification \(shownID)") },
+                "the stale reminder stayed on screen: \(dunst.calls.value)")
+        let callsWhilePaused = dunst.calls.value.count
+
+        let offSent = wallMicroseconds()
+        try rig.dunstctl("set-paused", "false")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        let offSeen = wallMicroseconds()
+        #expect(try s.string("DoNotDisturbSource") == "")
+        let next = try s.number("NextBreak")
+        #expect(next >= offSent + Self.interval && next <= offSeen + Self.interval, "NextBreak \(next)")
+        #expect(monitor.signals("BreakDue").isEmpty)
+        #expect(try s.number("SkippedToday") == 0, "a reminder closed by DND is no skip")
+        #expect(dunst.calls.value.count == callsWhilePaused, "nothing is shown in waiting: \(dunst.calls.value)")
+    }
+
+    @Test func deferPolicyHoldsAReminderThatFallsDueDuringDoNotDisturb() throws {
+        // The next reminder falls due 4 s after the state file is written; dunst is paused from the start.
+        let dueAt = wallMicroseconds() + 4_000_000
+        let rig = try DndBusRig(config: "DndPolicy = defer\n", state: DndState.waiting(nextAt: dueAt))
+        defer { rig.stop() }
+        let dunst = DndFakeDunst(paused: true)
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        #expect(try waitUntil(timeout: 2) { try s.property("DoNotDisturb") == "b true" }, "log:\n\(s.log)")
+        try #require(wallMicroseconds() < dueAt, "DND must be seen before the reminder is due (this host is too slow)")
+        #expect(try s.string("State") == "waiting", "defer keeps counting")
+        #expect(try s.number("NextBreak") == dueAt)
+        #expect(try s.string("DoNotDisturbSource") == "dunst")
+        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        defer { monitor.stop() }
+
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "due" }, "log:\n\(s.log)")
+        // Held: due, but no BreakDue and nothing on screen, for as long as DND lasts.
+        #expect(try holdsTrue(until: wallMicroseconds() + 1_500_000) {
+            try s.string("State") == "due" && monitor.signals("BreakDue").isEmpty && !dunst.calls.value.contains { $0.hasPrefix("Notify") }
+        }, "calls \(dunst.calls.value); log:\n\(s.log)")
+        #expect(monitor.changedProperties.contains("State"))
+
+        let offSent = wallMicroseconds()
+        try rig.dunstctl("set-paused", "false")
+        #expect(waitUntil(timeout: 10) { monitor.signals("BreakDue").count == 1 }, "log:\n\(s.log)")
+        let offSeen = wallMicroseconds()
+        #expect(try s.string("State") == "due")
+        #expect(try s.property("DoNotDisturb") == "b false")
+        if let at = breakDueArgument(monitor) {
+            #expect(at >= offSent && at <= offSeen, "BreakDue \(at) is not when DND ended")
+        }
+        #expect(waitUntil(timeout: 10) { dunst.calls.value.contains { $0.hasPrefix("Notify") } }, "the held reminder was not shown")
+        #expect(try s.number("SkippedToday") == 0)
+    }
+
+    @Test func ignorePolicyChangesNothingAndAPolicyChangeAppliesAtOnce() throws {
+        let rig = try DndBusRig(config: "DndPolicy = ignore\n")
+        defer { rig.stop() }
+        let dunst = DndFakeDunst()
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+        let next = try s.number("NextBreak")
+        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        defer { monitor.stop() }
+
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.property("DoNotDisturb") == "b true" }, "log:\n\(s.log)")
+        #expect(try s.string("DoNotDisturbSource") == "dunst")
+        #expect(try s.string("State") == "waiting")
+        #expect(try s.string("PauseReason") == "")
+        #expect(try s.number("NextBreak") == next)
+        #expect(waitUntil { Set(monitor.changedProperties) == ["DoNotDisturb", "DoNotDisturbSource"] }, "\(monitor.changedProperties)")
+
+        // Switched to pause while DND is on: paused at once; back to ignore: a full interval.
+        #expect(try s.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", "DndPolicy", "s", "pause"]).status == 0)
+        #expect(try s.string("State") == "paused")
+        #expect(try s.string("PauseReason") == "dnd")
+        let sent = wallMicroseconds()
+        #expect(try s.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", "DndPolicy", "s", "ignore"]).status == 0)
+        let seen = wallMicroseconds()
+        #expect(try s.string("State") == "waiting")
+        let fresh = try s.number("NextBreak")
+        #expect(fresh >= sent + Self.interval && fresh <= seen + Self.interval, "NextBreak \(fresh)")
+        try rig.dunstctl("set-paused", "false")
+        #expect(try waitUntil(timeout: 10) { try s.property("DoNotDisturb") == "b false" })
+        #expect(try s.number("NextBreak") == fresh)
+        #expect(monitor.signals("BreakDue").isEmpty)
+    }
+
+    @Test func aUserPauseAndADoNotDisturbPauseOverlap() throws {
+        let rig = try DndBusRig()
+        defer { rig.stop() }
+        let dunst = DndFakeDunst()
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+
+        // User first, then DND; DND ends first.
+        #expect(try s.call("Pause", "u", "0").status == 0)
+        #expect(try s.string("PauseReason") == "user")
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.property("DoNotDisturb") == "b true" }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "paused")
+        #expect(try s.string("PauseReason") == "dnd", "the cause that began most recently")
+        try rig.dunstctl("set-paused", "false")
+        #expect(try waitUntil(timeout: 10) { try s.property("DoNotDisturb") == "b false" }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "paused", "still paused by the user")
+        #expect(try s.string("PauseReason") == "user")
+        #expect(try s.number("NextBreak") == 0)
+        let resumeSent = wallMicroseconds()
+        #expect(try s.call("Resume").status == 0)
+        #expect(try s.string("State") == "waiting")
+        let next = try s.number("NextBreak")
+        #expect(next >= resumeSent + Self.interval && next <= wallMicroseconds() + Self.interval, "NextBreak \(next)")
+
+        // DND first, then the user; the user resumes first.
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+        let pause = try s.call("Pause", "u", "0")
+        #expect(pause.status == 0, "a user pause during a DND pause: \(pause)")
+        #expect(try s.string("PauseReason") == "user")
+        #expect(try s.call("Resume").status == 0)
+        #expect(try s.string("State") == "paused", "DND still holds")
+        #expect(try s.string("PauseReason") == "dnd")
+        try rig.dunstctl("set-paused", "false")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+    }
+
+    // MARK: providers coming and going
+
+    @Test func aProviderVanishingInDoNotDisturbCountsAsOffAndOneAppearingInItIsSeen() throws {
+        let rig = try DndBusRig()
+        defer { rig.stop() }
+        let dunst = DndFakeDunst()
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+
+        let goneSent = wallMicroseconds()
+        try rig.sync { dunst.vanish() }
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        let goneSeen = wallMicroseconds()
+        #expect(try s.property("DoNotDisturb") == "b false")
+        #expect(try s.string("DoNotDisturbSource") == "")
+        let next = try s.number("NextBreak")
+        #expect(next >= goneSent + Self.interval && next <= goneSeen + Self.interval, "NextBreak \(next)")
+        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst gone.") }, "log:\n\(s.log)")
+
+        // It comes back still paused (its state survived): seen without any change signal.
+        try rig.appear(dunst)
+        #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+        #expect(try s.string("DoNotDisturbSource") == "dunst")
+
+        // A provider that first appears after icared started, already in DND.
+        let swaync = DndFakeSwaync(dnd: true)
+        try rig.appear(swaync)
+        #expect(try waitUntil(timeout: 10) { try s.string("DoNotDisturbSource") == "swaync" }, "log:\n\(s.log)")
+        try rig.sync { dunst.vanish(); swaync.vanish() }
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        #expect(try s.property("DoNotDisturb") == "b false")
+    }
+
+    @Test func theSourceIsTheProviderThatTurnedOnMostRecently() throws {
+        let rig = try DndBusRig()
+        defer { rig.stop() }
+        let dunst = DndFakeDunst(), swaync = DndFakeSwaync(), xfconf = DndFakeXfconf()
+        for fake in [dunst, swaync, xfconf] as [DndFake] { try rig.appear(fake) }
+        let s = rig.service
+        try s.start()
+        for name in ["dunst", "swaync", "xfce"] {
+            #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: \(name) found.") }, "log:\n\(s.log)")
+        }
+        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        defer { monitor.stop() }
+        func source() throws -> String { try s.string("DoNotDisturbSource") }
+
+        try rig.sync { swaync.setDND(true) }
+        #expect(try waitUntil(timeout: 10) { try source() == "swaync" })
+        #expect(try s.string("PauseReason") == "dnd")
+        try rig.sync { xfconf.setDND(true) }
+        #expect(try waitUntil(timeout: 10) { try source() == "xfce" })
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try source() == "dunst" })
+        try rig.sync { xfconf.remove() }      // PropertyRemoved: the key is gone, so off
+        try rig.dunstctl("set-paused", "false")
+        #expect(try waitUntil(timeout: 10) { try source() == "swaync" })
+        #expect(try s.string("State") == "paused")
+        #expect(try s.property("DoNotDisturb") == "b true")
+        try rig.sync { swaync.setDND(false) }
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" })
+        #expect(try source() == "")
+        // Every change of source was announced, and DND itself only twice.
+        #expect(waitUntil {
+            dndChanges(monitor).compactMap { $0["DoNotDisturbSource"] as? String } == ["swaync", "xfce", "dunst", "swaync", ""]
+        }, "\(dndChanges(monitor))")
+        #expect(dndChanges(monitor).compactMap { $0["DoNotDisturb"] as? Bool } == [true, false])
+    }
+
+    // MARK: garbage
+
+    @Test func aProviderSendingGarbageIsLoggedOnceAndIcaredGoesOn() throws {
+        let rig = try DndBusRig()
+        defer { rig.stop() }
+        let swaync = DndFakeSwaync(dnd: true), dunst = DndFakeDunst()
+        try rig.appear(swaync)
+        try rig.appear(dunst)
+        let s = rig.service
+        try s.start()
+        #expect(try waitUntil(timeout: 10) { try s.string("DoNotDisturbSource") == "swaync" }, "log:\n\(s.log)")
+
+        // SubscribeV2 with a string where the dnd boolean goes, three times.
+        try rig.sync { for _ in 0..<3 { swaync.sendGarbage() } }
+        // Treated as not in DND; icared still answers.
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        #expect(try s.property("DoNotDisturb") == "b false")
+        #expect(rig.service.process?.isRunning == true)
+        // The others are not blocked.
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("DoNotDisturbSource") == "dunst" }, "log:\n\(s.log)")
+        try rig.sync { dunst.sendGarbage(); dunst.sendGarbage() }
+        #expect(try waitUntil(timeout: 10) { try s.property("DoNotDisturb") == "b false" }, "log:\n\(s.log)")
+        // One line per provider and kind of problem.
+        #expect(occurrences(of: "Do-not-disturb: swaync: SubscribeV2 came with", in: s.log) == 1, "log:\n\(s.log)")
+        #expect(occurrences(of: "Do-not-disturb: dunst: PropertiesChanged came with", in: s.log) == 1, "log:\n\(s.log)")
+        // Speaking properly again works again.
+        try rig.sync { swaync.setDND(true) }
+        #expect(try waitUntil(timeout: 10) { try s.string("DoNotDisturbSource") == "swaync" }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "paused")
+        try rig.sync { swaync.sendGarbage() }
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        #expect(occurrences(of: "Do-not-disturb: swaync: SubscribeV2 came with", in: s.log) == 1, "log:\n\(s.log)")
+        #expect(try s.call("Pause", "u", "60").status == 0, "icared still serves")
+    }
+
+    // MARK: the real dunst
+
+    @Test func realDunstPausedWithDunstctl() throws {
+        let rig = try DndBusRig()
+        defer { rig.stop() }
+        let dunst = try rig.startRealDunst()
+        let s = rig.service
+        try s.start()
+        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "waiting")
+
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "paused" }, "log:\n\(s.log)")
+        #expect(try s.string("PauseReason") == "dnd")
+        #expect(try s.string("DoNotDisturbSource") == "dunst")
+        try rig.dunstctl("set-paused", "false")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+
+        // Paused, then dunst quits: DND ends with it.
+        try rig.dunstctl("set-paused", "true")
+        #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
+        Subprocess.kill9(dunst)
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
+        #expect(try s.property("DoNotDisturb") == "b false")
+    }
+}
+
+// MARK: helpers
+
+private func wallMicroseconds() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1_000_000) }
+
+/// Whether `condition` holds at every look until `deadline` (µs, wall clock): a bounded watch.
+private func holdsTrue(until deadline: UInt64, _ condition: () throws -> Bool) rethrows -> Bool {
+    repeat {
+        if try !condition() { return false }
+        Thread.sleep(forTimeInterval: 0.05)
+    } while wallMicroseconds() < deadline
+    return try condition()
+}
+
+private func occurrences(of needle: String, in text: String) -> Int {
+    text.components(separatedBy: needle).count - 1
+}
+
+/// The changed properties of each PropertiesChanged from icared, in order, as name → value.
+private func dndChanges(_ monitor: BusMonitor) -> [[String: Any]] {
+    monitor.signals("PropertiesChanged").compactMap { message -> [String: Any]? in
+        guard (message["path"] as? String) == "/org/icare/Reminder", let payload = message["payload"] as? [String: Any],
+              let data = payload["data"] as? [Any], data.count >= 2, let changed = data[1] as? [String: Any] else { return nil }
+        var values: [String: Any] = [:]
+        for (name, typed) in changed {
+            guard let typed = typed as? [String: Any], let value = typed["data"] else { continue }
+            // busctl writes t and u as JSON numbers.
+            if let n = value as? NSNumber, (typed["type"] as? String) == "t" || (typed["type"] as? String) == "u" {
+                values[name] = n.uint64Value
+            } else {
+                values[name] = value
+            }
+        }
+        return values
+    }
+}
+
+/// The argument of the first BreakDue seen.
+private func breakDueArgument(_ monitor: BusMonitor) -> UInt64? {
+    guard let payload = monitor.signals("BreakDue").first?["payload"] as? [String: Any],
+          let data = payload["data"] as? [Any], let n = data.first as? NSNumber else { return nil }
+    return n.uint64Value
+}
+
+/// State files for icared to restore (the engine's snapshot text, version 1).
+enum DndState {
+    static let interval: UInt64 = 1_200_000_000
+
+    /// Counting down to `nextAt`.
+    static func waiting(nextAt: UInt64) -> String {
+        let now = wallMicroseconds()
+        return "icare-engine=1\nclock=\(now)\nphase=waiting\nstart=\(nextAt - interval)\nnext=\(nextAt)\npause=none\n"
+    }
+
+    /// A reminder that went out `seconds` ago and is still out.
+    static func due(sinceSecondsAgo seconds: UInt64) -> String {
+        let now = wallMicroseconds(), since = now - seconds * 1_000_000
+        return "icare-engine=1\nclock=\(now)\nphase=due\nstart=\(since - interval)\nsince=\(since)\nheld=0\npause=none\n"
+    }
+}
+
+/// icared with its own private bus whose service folder activates the real
+/// dconf-service with the harness's `XDG_CONFIG_HOME`, so `gsettings` writes
+/// the database icared reads (`<home>/config/dconf/user`).
+final class DndDconfRig: @unchecked Sendable {
+    let service: ServiceHarness
+    let services: URL
+    static let dconfService = "/usr/libexec/dconf-service"
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.dconfService) else {
+            throw HarnessError("\(Self.dconfService) is not installed; run scripts/deps.sh (package dconf-service).")
+        }
+        _ = try Subprocess.which("gsettings")
+        services = FileManager.default.temporaryDirectory.appendingPathComponent("icare-dndsvc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let bus = try PrivateBus(serviceDirectory: services.path)
+        service = try ServiceHarness(bus: bus, start: false)
+        let env = service.environment
+        guard let config = env["XDG_CONFIG_HOME"], let runtime = env["XDG_RUNTIME_DIR"] else { throw HarnessError("no XDG folders") }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime)
+        // dbus-daemon starts the service with its own environment: give it the harness's folders.
+        try """
+        [D-BUS Service]
+        Name=ca.desrt.dconf
+        Exec=/usr/bin/env XDG_CONFIG_HOME=\(config) XDG_RUNTIME_DIR=\(runtime) \(Self.dconfService)
+
+        """.write(to: services.appendingPathComponent("ca.desrt.dconf.service"), atomically: true, encoding: .utf8)
+    }
+
+    /// Runs the real `gsettings` with the dconf backend on this bus and these folders.
+    func gsettings(_ args: String...) throws {
+        var env = service.environment
+        env["GSETTINGS_BACKEND"] = "dconf"
+        let r = try Subprocess.run(["gsettings"] + args, environment: env)
+        guard r.status == 0 else { throw HarnessError("gsettings \(args.joined(separator: " ")) failed: \(r)") }
+    }
+
+    /// The dconf user database icared reads.
+    var databasePath: String { (service.environment["XDG_CONFIG_HOME"] ?? "") + "/dconf/user" }
+
+    /// Puts `bytes` in place by rename, as dconf-service does.
+    func replaceDatabase(with bytes: Data) throws {
+        let staged = databasePath + ".test-\(UUID().uuidString)"
+        try bytes.write(to: URL(fileURLWithPath: staged))
+        guard rename(staged, databasePath) == 0 else { throw HarnessError("rename failed: \(errno)") }
+    }
+
+    func dconfServiceRuns() throws -> Bool {
+        let r = try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", "ca.desrt.dconf"])
+        return r.stdout == "b true\n"
+    }
+
+    /// SIGKILLs the activated dconf-service (a child of the bus, not of the test) by its pid.
+    func killDconfService() {
+        guard let r = try? service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                           "GetConnectionUnixProcessID", "s", "ca.desrt.dconf"]),
+              r.status == 0, let pid = Int32(r.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        else { return }
+        kill(pid, SIGKILL)
+    }
+
+    func stop() {
+        killDconfService()
+        service.stop()
+        try? FileManager.default.removeItem(at: services)
+    }
+}
+
+/// icared (not started yet) with a loop thread for in-process fake providers
+/// on its private bus; `config` and `state` are written before it starts.
+final class DndBusRig: @unchecked Sendable {
+    let service: ServiceHarness
+    let loop: LoopThread
+    private var fakes: [DndFake] = []          // loop thread only
+    private var children: [Process] = []
+
+    init(config: String? = nil, state: String? = nil) throws {
+        service = try ServiceHarness(config: config, start: false)
+        if let state {
+            try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true)
+            try state.write(toFile: service.stateDirectory + "/state", atomically: true, encoding: .utf8)
+        }
+        loop = try LoopThread()
+        loop.start()
+    }
+
+    /// Puts a fake on the bus (again, after `vanish`), on the loop thread.
+    func appear(_ fake: DndFake) throws {
+        let address = service.bus.address
+        try loop.sync { [self] in
+            try fake.appear(address: address, loop: loop.loop)
+            if !fakes.contains(where: { $0 === fake }) { fakes.append(fake) }
+        }
+    }
+
+    /// Runs `body` on the loop thread (fakes are touched only there).
+    func sync<T>(_ body: @escaping () throws -> T) throws -> T { try loop.sync(body) }
+
+    /// Watches every org.icare.Reminder signal on the bus, from before icared starts.
+    func signalMonitor() throws -> BusMonitor {
+        try BusMonitor(environment: service.environment, match: ["--match=type='signal',interface='org.icare.Reminder'"]) {
+            try service.busctl(["emit", "/org/icare/Probe", "org.icare.Reminder", "Probe"])
+        }
+    }
+
+    /// The real `dunstctl` (dbus-send to org.freedesktop.Notifications) on this bus.
+    func dunstctl(_ args: String...) throws {
+        let r = try Subprocess.run(["dunstctl"] + args, environment: service.environment)
+        guard r.status == 0 else { throw HarnessError("dunstctl \(args.joined(separator: " ")) failed: \(r)") }
+    }
+
+    /// The real dunst on an Xvfb display of its own; waits until it owns its name.
+    func startRealDunst() throws -> Process {
+        let out = Pipe()
+        let xvfb = try Subprocess.start([try Subprocess.which("Xvfb"), "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], stdout: out)
+        children.append(xvfb)
+        // Xvfb prints the display number it chose once it listens.
+        let line = Box<String?>(nil)
+        DispatchQueue.global().async {
+            var bytes = Data()
+            while true {
+                let b = out.fileHandleForReading.readData(ofLength: 1)
+                if b.isEmpty || b == Data([0x0a]) { break }
+                bytes.append(b)
+            }
+            line.value = String(decoding: bytes, as: UTF8.self)
+        }
+        guard waitUntil(timeout: 10, { line.value != nil }), let display = line.value, !display.isEmpty else {
+            throw HarnessError("Xvfb did not report its display")
+        }
+        let config = service.home.appendingPathComponent("dunstrc").path
+        try "[global]\n    font = Monospace 8\n".write(toFile: config, atomically: true, encoding: .utf8)
+        var env = service.environment
+        env["DISPLAY"] = ":\(display)"
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        let dunst = try Subprocess.start([try Subprocess.which("dunst"), "-config", config], environment: env)
+        children.append(dunst)
+        let owned = try waitUntil(timeout: 10) {
+            try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                "NameHasOwner", "s", "org.freedesktop.Notifications"]).stdout == "b true\n" || !dunst.isRunning
+        }
+        guard owned, dunst.isRunning else { throw HarnessError("dunst did not take org.freedesktop.Notifications") }
+        return dunst
+    }
+
+    /// Fakes leave the bus, the loop stops, children and icared are killed, the bus goes.
+    func stop() {
+        _ = try? loop.sync { [self] in
+            for fake in fakes { fake.vanish() }
+            fakes.removeAll()
+        }
+        loop.stop()
+        for child in children.reversed() { Subprocess.kill9(child) }
+        service.stop()
+    }
+}
+
+// MARK: fakes with the exact shapes of desktop-facts.md
+
+/// A fake desktop program with its own connection; its state survives
+/// `vanish()` and `appear()`. Touched only on the loop thread.
+class DndFake {
+    let busName: String
+    private(set) var connection: Connection?
+    private var objects: [String: ExportedObject] = [:]
+
+    init(busName: String) { self.busName = busName }
+
+    func makeObjects() -> [ExportedObject] { [] }
+
+    /// Connects, serves the objects, then takes the bus name.
+    func appear(address: String, loop: EventLoop) throws {
+        let c = try Connection(address: address, loop: loop)
+        objects = [:]
+        for object in makeObjects() {
+            c.export(object)
+            objects[object.path.rawValue] = object
+        }
+        guard try c.requestName(BusName(busName)) == .primaryOwner else { throw HarnessError("\(busName) is taken") }
+        connection = c
+    }
+
+    /// Leaves the bus; the name goes with the connection.
+    func vanish() {
+        connection?.close()
+        connection = nil
+        objects = [:]
+    }
+
+    func object(_ path: String) -> ExportedObject? { objects[path] }
+
+    /// Sends a signal of any shape.
+    func sendSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+        connection?.send(.signal(path: ObjectPath(path), interface: InterfaceName(interface), member: MemberName(member), arguments: arguments))
+    }
+}
+
+/// dunst: a notification server at `/org/freedesktop/Notifications` on
+/// `org.freedesktop.Notifications`, plus `paused` (b) on
+/// `org.dunstproject.cmd0`, set through `Properties.Set` (dunstctl) and
+/// announced with `PropertiesChanged` with the value. Notify and
+/// CloseNotification calls are recorded (`"Notify <id>"`, `"CloseNotification <id>"`).
+final class DndFakeDunst: DndFake {
+    static let path = "/org/freedesktop/Notifications"
+    static let interface = "org.dunstproject.cmd0"
+    var paused: Bool
+    let calls = Box<[String]>([])
+    private var lastID: UInt32 = 0
+
+    init(paused: Bool = false) {
+        self.paused = paused
+        super.init(busName: "org.freedesktop.Notifications")
+    }
+
+    override func makeObjects() -> [ExportedObject] {
+        [ExportedObject(path: ObjectPath(Self.path), interfaces: [
+            Interface("org.freedesktop.Notifications", doc: "Desktop notifications.", methods: [
+                Method("GetCapabilities", out: [Argument("capabilities", "as")], doc: "Capabilities.") { _ in
+                    [.strings(["actions", "body", "body-hyperlinks", "body-markup", "icon-static", "persistence"])]
+                },
+                Method("GetServerInformation", out: [Argument("name", "s"), Argument("vendor", "s"), Argument("version", "s"),
+                                                     Argument("spec_version", "s")], doc: "Who serves.") { _ in
+                    [.string("dunst"), .string("knopwob"), .string("1.9.0"), .string("1.2")]
+                },
+                Method("Notify", in: [Argument("app_name", "s"), Argument("replaces_id", "u"), Argument("app_icon", "s"),
+                                      Argument("summary", "s"), Argument("body", "s"), Argument("actions", "as"),
+                                      Argument("hints", "a{sv}"), Argument("expire_timeout", "i")],
+                       out: [Argument("id", "u")], doc: "Shows one.") { [unowned self] call in
+                    let replaces = call.arguments[1].uint32 ?? 0
+                    let id: UInt32
+                    if replaces != 0 { id = replaces } else { lastID += 1; id = lastID }
+                    calls.mutate { $0.append("Notify \(id)") }
+                    return [.uint32(id)]
+                },
+                Method("CloseNotification", in: [Argument("id", "u")], doc: "Closes one.") { [unowned self] call in
+                    calls.mutate { $0.append("CloseNotification \(call.arguments[0].uint32 ?? 0)") }
+                    return []
+                },
+            ], signals: [
+                SignalDescription("NotificationClosed", [Argument("id", "u"), Argument("reason", "u")], doc: "Closed."),
+                SignalDescription("ActionInvoked", [Argument("id", "u"), Argument("action_key", "s")], doc: "Clicked."),
+            ]),
+            Interface(Self.interface, doc: "dunst control.", methods: [
+                Method("Ping", doc: "Alive.") { _ in [] },
+            ], properties: [
+                Property("paused", "b", doc: "Paused.", read: { [unowned self] in .bool(paused) },
+                         write: { [unowned self] value throws(DBusError) in setPaused(value.bool ?? false) }),
+            ]),
+        ])]
+    }
+
+    func setPaused(_ on: Bool) {
+        paused = on
+        object(Self.path)?.emitPropertiesChanged(InterfaceName(Self.interface), ["paused"])
+    }
+
+    /// PropertiesChanged without its third argument.
+    func sendGarbage() {
+        sendSignal(Self.path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                   [.string(Self.interface), .vardict([("paused", .bool(true))])])
+    }
+}
+
+/// SwayNotificationCenter 0.8+: `GetDnd() → b` on `org.erikreider.swaync.cc`
+/// (bus, path and interface alike), announced with `SubscribeV2(u, b, b, b)`.
+final class DndFakeSwaync: DndFake {
+    static let path = "/org/erikreider/swaync/cc"
+    static let interface = "org.erikreider.swaync.cc"
+    var dnd: Bool
+
+    init(dnd: Bool = false) {
+        self.dnd = dnd
+        super.init(busName: "org.erikreider.swaync.cc")
+    }
+
+    override func makeObjects() -> [ExportedObject] {
+        [ExportedObject(path: ObjectPath(Self.path), interfaces: [
+            Interface(Self.interface, doc: "swaync control center.", methods: [
+                Method("GetDnd", out: [Argument("dnd", "b")], doc: "DND.") { [unowned self] _ in [.bool(dnd)] },
+                Method("SetDnd", in: [Argument("state", "b")], doc: "Sets DND.") { [unowned self] call in
+                    setDND(call.arguments[0].bool ?? false)
+                    return []
+                },
+            ], signals: [
+                SignalDescription("Subscribe", [Argument("count", "u"), Argument("dnd", "b"), Argument("cc_open", "b")], doc: "State."),
+                SignalDescription("SubscribeV2", [Argument("count", "u"), Argument("dnd", "b"), Argument("cc_open", "b"),
+                                                  Argument("inhibited", "b")], doc: "State."),
+            ]),
+        ])]
+    }
+
+    func setDND(_ on: Bool) {
+        dnd = on
+        object(Self.path)?.emit(InterfaceName(Self.interface), "SubscribeV2", [.uint32(0), .bool(on), .bool(false), .bool(false)])
+    }
+
+    /// SubscribeV2 with a string where the dnd boolean goes.
+    func sendGarbage() {
+        sendSignal(Self.path, Self.interface, "SubscribeV2", [.uint32(0), .string("on"), .bool(false)])
+    }
+}
+
+/// xfconf: `GetProperty(s, s) → v` (PropertyNotFound when unset) on
+/// `org.xfce.Xfconf` at `/org/xfce/Xfconf`, announced with
+/// `PropertyChanged(s, s, v)` and `PropertyRemoved(s, s)`.
+final class DndFakeXfconf: DndFake {
+    static let path = "/org/xfce/Xfconf"
+    static let interface = "org.xfce.Xfconf"
+    static let channel = "xfce4-notifyd", property = "/do-not-disturb"
+    var value: DBusValue?
+
+    init() { super.init(busName: "org.xfce.Xfconf") }
+
+    override func makeObjects() -> [ExportedObject] {
+        [ExportedObject(path: ObjectPath(Self.path), interfaces: [
+            Interface(Self.interface, doc: "xfconf.", methods: [
+                Method("GetProperty", in: [Argument("channel", "s"), Argument("property", "s")], out: [Argument("value", "v")],
+                       doc: "Reads.") { [unowned self] call throws(DBusError) in
+                    guard call.arguments[0].string == Self.channel, call.arguments[1].string == Self.property, let value else {
+                        throw DBusError(name: "org.xfce.Xfconf.Error.PropertyNotFound",
+                                        message: "Property \"\(call.arguments[1].string ?? "")\" does not exist on channel \"\(call.arguments[0].string ?? "")\"")
+                    }
+                    return [.variant(value)]
+                },
+            ], signals: [
+                SignalDescription("PropertyChanged", [Argument("channel", "s"), Argument("property", "s"), Argument("value", "v")], doc: "Changed."),
+                SignalDescription("PropertyRemoved", [Argument("channel", "s"), Argument("property", "s")], doc: "Removed."),
+            ]),
+        ])]
+    }
+
+    func setDND(_ on: Bool) {
+        value = .bool(on)
+        object(Self.path)?.emit(InterfaceName(Self.interface), "PropertyChanged", [.string(Self.channel), .string(Self.property), .variant(.bool(on))])
+    }
+
+    func remove() {
+        value = nil
+        object(Self.path)?.emit(InterfaceName(Self.interface), "PropertyRemoved", [.string(Self.channel), .string(Self.property)])
+    }
+}
