@@ -36,7 +36,10 @@ public enum Completions {
             for o in spec.options where o.valueName != nil {
                 out += "        if [[ \"$prev\" == --\(o.long) ]]; then COMPREPLY=($(compgen -W \"\(o.values.joined(separator: " "))\" -- \"$cur\")); return; fi\n"
             }
-            let words = spec.allOptions.map { "--" + $0.long } + positionalValues(spec)
+            // bash matches case-sensitively; names are accepted in any case, so offer lowercase too.
+            let values = positionalValues(spec)
+            let lower = values.map { $0.lowercased() }.filter { !values.contains($0) }
+            let words = spec.allOptions.map { "--" + $0.long } + values + lower
             out += "        COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")) ;;\n"
         }
         out += "    esac\n"

@@ -12,15 +12,12 @@ final class TmuxPane: @unchecked Sendable {
     /// `EXITED <status>` and the terminal's icanon/echo modes, then waits.
     init(command: String) throws {
         tmux = try Subprocess.which("tmux")
-        let script = "\(command); echo \"EXITED $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -E -e '-?icanon' -e '-?echo' | tr '\\n' ' '; echo; sleep 600"
-        // Not Subprocess.run: the tmux server it forks would hold the output pipes open forever.
-        let client = try Subprocess.start([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "sh", "-c", script])
-        guard waitUntil(timeout: 10, { !client.isRunning }) else {
-            Subprocess.kill9(client)
-            throw HarnessError("tmux new-session did not return")
-        }
-        client.waitUntilExit()
-        guard client.terminationStatus == 0 else { throw HarnessError("tmux new-session failed with status \(client.terminationStatus)") }
+        // The wrapper survives Ctrl-C like an interactive shell (a trap, not SIG_IGN, which the child would inherit).
+        let script = "trap true INT; \(command); echo \"EXITED $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -E -e '-?icanon' -e '-?echo' | tr '\\n' ' '; echo; sleep 600"
+        // Not Foundation's Process: the tmux server it forks would inherit
+        // the pipes and the socket Process watches for the child's exit.
+        let status = try spawnDetached([tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "sh", "-c", script])
+        guard status == 0 else { throw HarnessError("tmux new-session failed with status \(status)") }
     }
 
     var screen: String { (try? Subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", "t"]).stdout) ?? "" }
@@ -37,6 +34,36 @@ final class TmuxPane: @unchecked Sendable {
     }
 
     func kill() { _ = try? Subprocess.run([tmux, "-L", socket, "kill-server"]) }
+}
+
+/// Runs a program with /dev/null for stdio, no other inherited descriptors
+/// and an empty signal mask (posix_spawn); waits for it and returns its status.
+func spawnDetached(_ args: [String]) throws -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    // Close every other inherited descriptor before exec (glibc's closefrom action is not imported;
+    // bash, as dash only redirects single-digit descriptors).
+    let closer = "for fd in $(ls /proc/$$/fd); do if [ \"$fd\" -gt 2 ]; then eval \"exec $fd>&-\"; fi; done; exec \"$@\""
+    let argv = ["/bin/bash", "-c", closer, "bash"] + args
+    let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, "/bin/bash", &actions, &attributes, cArgs, environ)
+    guard rc == 0 else { throw HarnessError("posix_spawn \(args[0]) failed: \(rc)") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status >> 8) & 0xff
 }
 
 @Suite(.serialized) struct WatchTerminalTests {

@@ -759,7 +759,19 @@ final class FakeNotificationServer: @unchecked Sendable {
     func start() throws {
         instance += 1
         let me = instance
-        process = try Subprocess.start([Self.python, scriptPath, recordPath, "\(me)", capabilities, errorPath, "\(capabilitiesDelay)"], environment: environment)
+        // Not Subprocess.start: its stderr goes to a file, so that any Python error shows in the failure.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.python)
+        p.arguments = [scriptPath, recordPath, "\(me)", capabilities, "\(capabilitiesDelay)"]
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        if !FileManager.default.fileExists(atPath: errorPath) { _ = FileManager.default.createFile(atPath: errorPath, contents: nil) }
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        err.seekToEndOfFile()
+        p.standardError = err
+        try p.run()
+        process = p
         guard waitUntil(timeout: 10, { self.records.contains { $0.member == "(ready)" && $0.instance == me } }) else {
             throw HarnessError("the fake notification server did not start:\n\(stderr)")
         }
@@ -817,14 +829,13 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     static let script = #"""
     # A notification server with exactly the shape of desktop-facts.md, for iCare's tests.
-    # argv: record-file instance-label "capability ..." stderr-file capabilities-delay-ms
+    # argv: record-file instance-label "capability ..." capabilities-delay-ms
     import json, sys, time
     import dbus, dbus.service, dbus.mainloop.glib
     from gi.repository import GLib
 
     RECORD, INSTANCE, CAPS = sys.argv[1], sys.argv[2], sys.argv[3].split()
-    sys.stderr = open(sys.argv[4], 'a', buffering=1)
-    CAPS_DELAY = int(sys.argv[5])
+    CAPS_DELAY = int(sys.argv[4])
     IFACE = 'org.freedesktop.Notifications'
     CONTROL = 'org.icare.test.FakeControl'
     PROPS = 'org.freedesktop.DBus.Properties'
@@ -897,7 +908,6 @@ final class FakeNotificationServer: @unchecked Sendable {
                 # The person's click on the close button lands just as this update arrives:
                 # the signal goes out before the reply.
                 self.dismiss_next = False
-            self.inhibited = False
                 self.close(nid, 2)
             return dbus.UInt32(nid)
 
