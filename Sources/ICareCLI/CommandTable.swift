@@ -5,7 +5,7 @@ import ReminderCore
 /// all generated from this table.
 public enum CommandTable {
     /// The program's version.
-    public static let version = "0.1.0"
+    public static let version = ICareVersion.current
 
     /// The command run when none is named.
     public static let defaultCommand = "status"

@@ -11,7 +11,7 @@ import Presence
 /// All state lives here, on one thread.
 public final class Daemon {
     /// The service's version, also the `Version` property.
-    public static let version = "0.1.0"
+    public static let version = ICareVersion.current
 
     let loop: EventLoop
     let log: Log

@@ -35,8 +35,6 @@ final class Notifier {
     static let interface = InterfaceName("org.freedesktop.Notifications")
     /// How long the "break complete" stays, in ms.
     static let completeTimeout: Int32 = 5_000
-    /// A server that does not answer a Notify in this time (ms) is not waited for.
-    static let callTimeout: Int32 = 5_000
 
     private let bus: Connection
     private let loop: EventLoop
@@ -132,7 +130,12 @@ final class Notifier {
         case .reminder(let at):
             stopTicker()
             let (body, actions) = reminderText(caps)
-            if shown != wanted || shownText != [body] + actions { showReminder(at: at, body: body, actions: actions) }
+            if shown != wanted {
+                showReminder(at: at, body: body, actions: actions, quiet: false)
+            } else if shownText != [body] + actions {
+                // Only its text changed (a setting): updated in place, without sounding again.
+                showReminder(at: at, body: body, actions: actions, quiet: true)
+            }
         case .countdown(let ends):
             if shown != wanted {
                 showCountdown(ends: ends)
@@ -161,8 +164,9 @@ final class Notifier {
                  "snooze", Texts.snoozeLabel(seconds: settings.snoozeDuration), "skip", Texts.skipLabel])
     }
 
-    private func showReminder(at: Timestamp, body: String, actions: [String]) {
-        let hints = commonHints() + [("urgency", .byte(1)), ("resident", .bool(true)), soundHint(Texts.reminderSound)]
+    private func showReminder(at: Timestamp, body: String, actions: [String], quiet: Bool) {
+        let sound = quiet ? ("suppress-sound", .bool(true)) : soundHint(Texts.reminderSound)
+        let hints = commonHints() + [("urgency", .byte(1)), ("resident", .bool(true)), sound]
         shownText = [body] + actions
         send(summary: Texts.reminderSummary, body: body, actions: actions, hints: hints, timeout: 0, view: .reminder(at: at))
     }
@@ -206,7 +210,8 @@ final class Notifier {
         let sentOn = generation
         inFlight = true
         shown = view
-        bus.call(message, timeoutMs: Notifier.callTimeout) { [weak self] result in
+        // libdbus's default timeout: a Notify given up too early may still show, and then could never be closed.
+        bus.call(message) { [weak self] result in
             guard let self, sentOn == self.generation else { return }
             self.inFlight = false
             switch result {
@@ -282,7 +287,7 @@ final class Notifier {
         saidNoServer = false
         let askedOn = generation
         bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
-                             member: MemberName("GetCapabilities")), timeoutMs: Notifier.callTimeout) { [weak self] result in
+                             member: MemberName("GetCapabilities"))) { [weak self] result in
             guard let self, askedOn == self.generation else { return }
             if case .success(let reply) = result, let caps = (try? reply.arguments())?.first?.strings {
                 self.capabilities = Set(caps)

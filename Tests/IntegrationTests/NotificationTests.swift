@@ -195,6 +195,7 @@ struct NotificationTests {
         #expect(try s.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", "SnoozeDuration", "u", "600"]).status == 0)
         let relabelled = try Self.first(fake) { $0.isICare && $0.actions.contains("Snooze 10 min") }
         #expect(relabelled.replaces == reminder.id && relabelled.id == reminder.id, "the button never promises another duration than it gives")
+        #expect(relabelled.hint("sound-name") == nil && relabelled.hint("suppress-sound") == .bool(true), "updated without a second sound")
         #expect(try s.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", "BreakDuration", "u", "25"]).status == 0)
         let longer = try Self.first(fake) { $0.isICare && $0.body.contains("25 seconds") }
         #expect(longer.replaces == reminder.id)
@@ -1010,6 +1011,10 @@ final class FakeNotificationServer: @unchecked Sendable {
 /// started as its documentation says (`python3 -m dbusmock --session -t
 /// notification_daemon -p '{"capabilities": "…"}'`; the bus is the one in
 /// DBUS_SESSION_BUS_ADDRESS), driven through org.freedesktop.DBus.Mock.
+/// Quirks of version 0.28: CloseNotification is declared `(i)`, not `(u)`
+/// (it converts our `u`), answers with NotificationClosed(id, 1), not 3;
+/// Notify returns replaces_id as given; no ActionInvoked or dismissal
+/// without EmitSignal.
 final class DbusmockNotifications: @unchecked Sendable {
     let environment: [String: String]
     let process: Process
