@@ -60,8 +60,14 @@ public struct ReminderEngine: Sendable {
     /// Do-not-disturb, lock, sleep and idle are not restored: the service
     /// reports them afresh. A reminder that was out stays `due` with no new
     /// `breakDue` (show it again from `status`); one held by DND goes out.
+    ///
+    /// `doNotDisturb` and `locked` are the desktop as observed at start-up:
+    /// they hold from the saved moment on, so a reminder missed while the
+    /// service was down is held or paused, never let out into a desktop
+    /// that is in do-not-disturb or locked.
     public init(settings: Settings, calendar: any LocalCalendar, now: Timestamp,
-                today: [BreakRecord] = [], restoring: EngineSnapshot? = nil) {
+                today: [BreakRecord] = [], restoring: EngineSnapshot? = nil,
+                doNotDisturb: Bool = false, locked: Bool = false) {
         self.settings = settings
         self.calendar = calendar
         clock = now
@@ -77,6 +83,9 @@ public struct ReminderEngine: Sendable {
             userPause = snapshot.userPause
             if userPause != nil { causes = [.user] }
             active = schedule.isActive(clock)
+        }
+        observeAtStart(doNotDisturb: doNotDisturb, locked: locked, at: now)
+        if restoring != nil {
             advance(to: now, &out)
         }
         settle(at: now, &out)
@@ -151,6 +160,18 @@ public struct ReminderEngine: Sendable {
     mutating func begin(_ cause: PauseReason) {
         causes.removeAll { $0 == cause }
         causes.append(cause)
+    }
+
+    /// The desktop's state when the service starts, applied before any
+    /// catching up; an absence counts from `now` (the time the service was
+    /// down is not credited as rest: nobody saw the screen then).
+    mutating func observeAtStart(doNotDisturb dnd: Bool, locked lock: Bool, at now: Timestamp) {
+        setDoNotDisturb(dnd)
+        if lock {
+            locked = true
+            awaySince = now
+            begin(.locked)
+        }
     }
 
     /// Marks `cause` as over.

@@ -35,6 +35,8 @@ public final class Daemon {
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
     var systemBus: Connection?
+    /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
+    var desktopKnown = false
 
     let config: ConfigFile
     let history: HistoryStore
@@ -76,20 +78,41 @@ public final class Daemon {
         } catch {
             log.warning("\(stateFile.path): \(error); starting a fresh interval.")
         }
-        var engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: today, restoring: snapshot)
-        let stored = Daemon.alreadyStored(engine.startupEffects, history: history)
-        if !stored.isEmpty {
-            // Counted once, as the engine's own catch-up record.
-            var rest = today
-            for r in stored { if let i = rest.firstIndex(of: r) { rest.remove(at: i) } }
-            engine = ReminderEngine(settings: settings, calendar: calendar, now: now, today: rest, restoring: snapshot)
-            log.info("\(stored.count) break record(s) from before a crash were already saved; they are not stored twice.")
-        }
+        startup = Startup(settings: settings, today: today, snapshot: snapshot)
+        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: now, history: history,
+                                                 doNotDisturb: false, locked: false)
         self.engine = engine
         status = engine.status
         storedBeforeCrash = stored
         historyTrimDay = Daemon.localDay(now, calendar)
         reportedHistoryProblems = Set(todayProblems)
+    }
+
+    /// What the files said at start-up; the engine is built from it again
+    /// once the desktop's do-not-disturb and lock state are known.
+    struct Startup {
+        let settings: Settings
+        let today: [BreakRecord]
+        let snapshot: EngineSnapshot?
+    }
+    let startup: Startup
+
+    /// The engine for `startup` at `now` with the desktop as observed, and
+    /// the catch-up records the history already holds (a crash fell between
+    /// their append and the state file's update): their signals go out
+    /// again, they are not stored or counted twice.
+    static func makeEngine(_ startup: Startup, calendar: any LocalCalendar, now: Timestamp, history: HistoryStore,
+                           doNotDisturb: Bool, locked: Bool) -> (ReminderEngine, [BreakRecord]) {
+        func build(_ today: [BreakRecord]) -> ReminderEngine {
+            ReminderEngine(settings: startup.settings, calendar: calendar, now: now, today: today,
+                           restoring: startup.snapshot, doNotDisturb: doNotDisturb, locked: locked)
+        }
+        let engine = build(startup.today)
+        let stored = alreadyStored(engine.startupEffects, history: history)
+        guard !stored.isEmpty else { return (engine, []) }
+        var rest = startup.today
+        for r in stored { if let i = rest.firstIndex(of: r) { rest.remove(at: i) } }
+        return (build(rest), stored)
     }
 
     /// The wall clock in µs.
@@ -142,6 +165,9 @@ public final class Daemon {
                                         interfaces: [ReminderInterface.describe(self, version: Daemon.version)])
             self.object = object
             bus.export(object)
+            startNotifier(bus)
+            startDesktopWatchers(bus)
+            startWithDesktopKnown()
             switch try bus.requestName(ReminderInterface.busName) {
             case .primaryOwner, .alreadyOwner:
                 break
@@ -149,8 +175,6 @@ public final class Daemon {
                 log.error("Another icared already owns org.icare.Reminder on this session bus; this one exits.")
                 return 1
             }
-            startNotifier(bus)
-            startDesktopWatchers(bus)
             try startWatchers()
             // What ended while the service was down is recorded now, before its signal.
             object.trackingChanges { perform(engine.startupEffects) }
@@ -206,6 +230,7 @@ public final class Daemon {
         let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase)
         self.dnd = dnd
         dnd.onChange = { [unowned self] active, source in
+            guard self.desktopKnown else { return }
             let announce = { () -> Void in
                 self.dndSource = active ? source : ""
                 self.deliver(.doNotDisturb(active))
@@ -229,9 +254,14 @@ public final class Daemon {
         }
         let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log, systemBusProblem: systemBusProblem)
         self.presence = presence
-        presence.onLocked = { [unowned self] locked in self.deliver(.locked(locked)) }
-        presence.onSleep = { [unowned self] asleep in self.deliver(.sleep(asleep)) }
+        presence.onLocked = { [unowned self] locked in
+            if self.desktopKnown { self.deliver(.locked(locked)) }
+        }
+        presence.onSleep = { [unowned self] asleep in
+            if self.desktopKnown { self.deliver(.sleep(asleep)) }
+        }
         presence.onIdle = { [unowned self] idle in
+            guard self.desktopKnown else { return }
             guard idle else { return self.deliver(.idle(false)) }
             // The watch fires once the person has been idle for the threshold: idleness began that long ago.
             let threshold = Micro.seconds(presence.idleThreshold)
@@ -239,14 +269,28 @@ public final class Daemon {
         }
         presence.setIdleThreshold(seconds: engine.settings.breakDuration)
         presence.start()
+    }
 
-        // A desktop already in do-not-disturb must be known before the first
-        // state is shown or announced: run the loop until every DND watcher
-        // has had its first look (a few bus round trips), at most
-        // DndMonitor.firstLookLimit. Clients are served meanwhile.
+    /// A desktop already in do-not-disturb or locked must be known before
+    /// the first state is shown or announced, and before a reminder missed
+    /// while the service was down can go out. Runs the loop until every DND
+    /// watcher has had its first look (a few bus round trips, at most
+    /// `DndMonitor.firstLookLimit`) — before the name is requested, so no
+    /// client call can come in between — then builds the engine from the
+    /// start-up files with what was seen. Watcher changes before this point
+    /// are not events: the engine starts from their state.
+    private func startWithDesktopKnown() {
+        guard let dnd else { return }
         while !dnd.settled {
             do { try loop.runOnce(timeout: DndMonitor.firstLookLimit) } catch { break }
         }
+        let locked = presence?.isLocked ?? false
+        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: Daemon.wallNow(), history: history,
+                                                 doNotDisturb: dnd.active, locked: locked)
+        self.engine = engine
+        storedBeforeCrash = stored
+        dndSource = dnd.active ? dnd.source : ""
+        desktopKnown = true
     }
 
     private func ensureDirectories() throws {

@@ -83,6 +83,42 @@ import Testing
                                         .breakSkipped(at: s.now + 20 * minute), .breakDue(at: s.now + 25 * minute)])
     }
 
+    /// A reminder that fell due while the service was down must not be let
+    /// out into a desktop that is already in do-not-disturb or locked.
+    @Test func theDesktopAtStartUpHoldsAReminderMissedWhileDown() throws {
+        var s = sim(in: .waiting)
+        try s.send(.timer)
+        let due = s.status.nextBreak
+        let text = s.engine.snapshot.encoded()
+        let snapshot = try #require(EngineSnapshot(decoding: text))
+        let restart = due + minute
+        func engine(_ policy: DndPolicy, dnd: Bool = false, locked: Bool = false) throws -> ReminderEngine {
+            let settings = try s.engine.settings.setting(.dndPolicy, to: .string(policy.rawValue))
+            return ReminderEngine(settings: settings, calendar: utc, now: restart, restoring: snapshot, doNotDisturb: dnd, locked: locked)
+        }
+        // Without the desktop: the missed reminder goes out at once.
+        #expect(try engine(.pause).startupEffects == [.breakDue(at: restart)])
+        // defer: due but held, no signal; it goes out when DND ends.
+        var held = try engine(.defer, dnd: true)
+        #expect(held.startupEffects.isEmpty)
+        #expect(held.status.state == .due && held.status.reminderHeld && held.status.doNotDisturb)
+        #expect(try held.handle(.doNotDisturb(false), at: restart + minute) == [.breakDue(at: restart + minute)])
+        // pause: paused for DND, no signal; a full interval after it ends.
+        var paused = try engine(.pause, dnd: true)
+        #expect(paused.startupEffects.isEmpty)
+        #expect(paused.status.state == .paused && paused.status.pauseReason == .dnd)
+        _ = try paused.handle(.doNotDisturb(false), at: restart + minute)
+        #expect(paused.status.state == .waiting && paused.status.nextBreak == restart + 21 * minute)
+        // ignore: as without DND.
+        #expect(try engine(.ignore, dnd: true).startupEffects == [.breakDue(at: restart)])
+        // A locked screen: paused as locked, no signal, and the time down is not credited as rest.
+        var locked = try engine(.pause, locked: true)
+        #expect(locked.startupEffects.isEmpty)
+        #expect(locked.status.state == .paused && locked.status.pauseReason == .locked)
+        #expect(try locked.handle(.locked(false), at: restart + 5 * Micro.second) == [])
+        #expect(locked.status.state == .waiting)
+    }
+
     @Test func todayCountersComeFromTheHistory() throws {
         let yesterday = BreakRecord(at: t0 - 24 * 60 * minute, outcome: .completed, seconds: 20)
         let today = [yesterday,
