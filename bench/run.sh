@@ -9,8 +9,9 @@ IDLE=${IDLE:-60}
 BREAK=${BREAK:-30}
 scripts/deps.sh
 command -v strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 1; }
-swift build -c release >/dev/null
-bin=$(swift build -c release --show-bin-path)
+# The release build as `make` makes it (static Swift runtime).
+swift build -c release --static-swift-stdlib >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -35,7 +36,7 @@ val() { grep "^$1 " "$2" | cut -d' ' -f2; }
 
 start_bus
 export XDG_CONFIG_HOME="$work/spawn/config" XDG_STATE_HOME="$work/spawn/state"
-"$bin/icare-bench" spawn 20 "$bin/icared" >"$work/spawn.txt"
+"$bin/icare-bench" spawn 20 "$bin/icared" >"$work/spawn.txt" 2>>"$work/icared.log"
 unset XDG_CONFIG_HOME XDG_STATE_HOME
 
 start_icared "$work/main"
@@ -74,7 +75,7 @@ PY
 today_from=$(( ($(date +%s) - $(date +%s) % 86400) * 1000000 )); today_to=$(( today_from + 86400000000 ))
 for n in 1 1826; do
   make_history "$work/h$n" "$n"
-  XDG_CONFIG_HOME="$work/h$n/config" XDG_STATE_HOME="$work/h$n/state" "$bin/icare-bench" spawn 10 "$bin/icared" \
+  XDG_CONFIG_HOME="$work/h$n/config" XDG_STATE_HOME="$work/h$n/state" "$bin/icare-bench" spawn 10 "$bin/icared" 2>>"$work/icared.log" \
     | sed 's/^spawn.p50_us/startup_us/' >"$work/h$n.txt"
   start_icared "$work/h$n"
   "$bin/icare-bench" gethistory 2000 "$today_from" "$today_to" >>"$work/h$n.txt"

@@ -1,0 +1,93 @@
+import DBusKit
+
+/// A do-not-disturb provider that lives inside the notification server:
+/// KDE Plasma, dunst and mako all own `org.freedesktop.Notifications`, so
+/// each is identified by its own read being answered (an error reply means
+/// "another server"), then followed through `PropertiesChanged` of one
+/// property at `path` / `interface` (re-read when only invalidated).
+/// Subclasses say how to read and how to understand the value.
+class ServerPropertyWatcher: DndWatcher {
+    let source: String
+    let context: WatcherContext
+    let server: BusNameFollower
+    let path: ObjectPath
+    let interface: String
+    /// The property whose change is announced.
+    let property: String
+    private var changes: SignalSubscription?
+    /// Whether the current owner answered as this provider.
+    private var identified = false
+
+    init(source: String, context: WatcherContext, path: ObjectPath, interface: String, property: String) {
+        self.source = source
+        self.context = context
+        self.path = path
+        self.interface = interface
+        self.property = property
+        server = BusNameFollower(connection: context.connection, name: BusName("org.freedesktop.Notifications"))
+    }
+
+    func start() {
+        changes = server.subscribePropertiesChanged(path: path, interface: interface) { [weak self] in self?.changed($0) }
+        server.start { [weak self] owner in
+            guard let self else { return }
+            self.identified = false
+            self.report(.absent)
+            if owner != nil { self.ownerAppeared() } else { self.looked() }
+        }
+    }
+
+    /// A new server owns the name; by default read at once. (KDE first checks its capabilities.)
+    func ownerAppeared() { read() }
+
+    /// Sends the read; the default gets `property` through `Properties.Get`.
+    func fetch(_ done: @escaping (Result<Message, DBusError>) -> Void) {
+        server.getProperty(path, interface, property, reply: done)
+    }
+
+    /// Do-not-disturb from the read's reply; nil when the reply is garbage.
+    func dnd(fromReply reply: Message) -> Bool? { reply.single("v").flatMap(dnd(fromValue:)) }
+
+    /// Do-not-disturb from the property's value; nil when it has the wrong type.
+    func dnd(fromValue value: DBusValue) -> Bool? { value.bool }
+
+    /// Reads the current state; the first answer is this watcher's first look.
+    final func read() {
+        fetch { [weak self] result in
+            guard let self else { return }
+            defer { self.looked() }
+            guard case .success(let reply) = result else {
+                self.identified = false
+                self.report(.absent)
+                return
+            }
+            self.identified = true
+            guard let dnd = self.dnd(fromReply: reply) else {
+                self.problem(.reply, "reading \(self.property) answered \(reply.signatureForLog), which it cannot understand")
+                self.report(.present(dnd: false))
+                return
+            }
+            self.report(.present(dnd: dnd))
+        }
+    }
+
+    private func changed(_ message: Message) {
+        guard identified else { return }
+        guard let change = PropertiesChange(message) else {
+            problem(.signal, "PropertiesChanged came with \(message.signatureForLog) instead of '\(PropertiesChange.signature)'")
+            report(.present(dnd: false))
+            return
+        }
+        switch change.news(about: property) {
+        case .none: break
+        case .invalidated: read()
+        case .value(let value):
+            guard let dnd = dnd(fromValue: value) else {
+                problem(.signal, "PropertiesChanged gave \(property) a value of the wrong type")
+                report(.present(dnd: false))
+                return
+            }
+            report(.present(dnd: dnd))
+        }
+    }
+}
