@@ -75,7 +75,7 @@ PY
 today_from=$(( ($(date +%s) - $(date +%s) % 86400) * 1000000 )); today_to=$(( today_from + 86400000000 ))
 for n in 1 1826; do
   make_history "$work/h$n" "$n"
-  XDG_CONFIG_HOME="$work/h$n/config" XDG_STATE_HOME="$work/h$n/state" "$bin/icare-bench" spawn 10 "$bin/icared" 2>>"$work/icared.log" \
+  XDG_CONFIG_HOME="$work/h$n/config" XDG_STATE_HOME="$work/h$n/state" "$bin/icare-bench" spawn 20 "$bin/icared" 2>>"$work/icared.log" \
     | sed 's/^spawn.p50_us/startup_us/' >"$work/h$n.txt"
   start_icared "$work/h$n"
   "$bin/icare-bench" gethistory 2000 "$today_from" "$today_to" >>"$work/h$n.txt"
@@ -92,6 +92,7 @@ printf '%-44s %-16s %s\n' "wake-ups over ${IDLE} s idle (all watchers on)" "$wak
 printf '%-44s %-16s %s\n' "syscalls over ${IDLE} s idle" "$syscalls" "0"
 printf '%-44s %-16s %s\n' "spawn to name owned (p50 / max of 20)" "$(( $(val spawn.p50_us "$work/spawn.txt") / 1000 )).$(( $(val spawn.p50_us "$work/spawn.txt") % 1000 / 100 )) / $(( $(val spawn.max_us "$work/spawn.txt") / 1000 )) ms" "< 10 ms"
 printf '%-44s %-16s %s\n' "GetAll round trip p50 (calls/s)" "${ga} µs ($(val getall.per_s "$work/rt.txt"))" ""
+printf '%-44s %-16s %s\n' "Get(State) round trip p50 (calls/s)" "$(val get.p50_us "$work/rt.txt") µs ($(val get.per_s "$work/rt.txt"))" ""
 printf '%-44s %-16s %s\n' "Peer.Ping on icared p50 (calls/s)" "${pi} µs ($(val ping_icared.per_s "$work/rt.txt"))" ""
 printf '%-44s %-16s %s\n' "Peer.Ping on dbus-daemon p50 (calls/s)" "${pb} µs ($(val ping_bus.per_s "$work/rt.txt"))" ""
 printf '%-44s %-16s %s\n' "GetAll / icared Ping" "$(ratio "$ga" "$pi")x" "<= 1.3x"

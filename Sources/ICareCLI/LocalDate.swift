@@ -1,3 +1,5 @@
+import ReminderCore
+
 /// A day of the proleptic Gregorian calendar, without a time zone:
 /// `2024-11-29`. Day arithmetic is pure (no clock, no time zone).
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -23,30 +25,11 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 (negative before).
-    public var daysSinceEpoch: Int {
-        // Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    public var daysSinceEpoch: Int { Int(CivilDay(year: year, month: month, day: day).number) }
 
     /// The date `daysSinceEpoch` days after 1970-01-01.
-    public init(daysSinceEpoch z0: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        month = m
-        day = d
+    public init(daysSinceEpoch: Int) {
+        (year, month, day) = CivilDay(number: Int64(daysSinceEpoch)).date
     }
 
     /// The date `n` days later (earlier when negative).

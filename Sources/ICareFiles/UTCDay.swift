@@ -67,25 +67,14 @@ struct UTCDay: Comparable, Hashable, Sendable {
     // with years starting on 1 March so the leap day falls at the end.
     // Only non-negative years are used here.
 
+    /// Days since 1970-01-01 of a Gregorian date (ReminderCore's `CivilDay`).
     static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let monthFromMarch = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilDay(year: Int(year), month: Int(month), day: Int(day)).number
     }
 
+    /// The Gregorian date `number` days after 1970-01-01.
     static func civilFromDays(_ number: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = number + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let d = CivilDay(number: number).date
+        return (Int64(d.year), Int64(d.month), Int64(d.day))
     }
 }

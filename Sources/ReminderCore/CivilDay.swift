@@ -1,13 +1,13 @@
 /// A day of the proleptic Gregorian calendar, counted from 1970-01-01, so
 /// that "the next day" and "the weekday" need no calendar service.
-struct CivilDay: Equatable, Comparable, Hashable, Sendable {
+public struct CivilDay: Equatable, Comparable, Hashable, Sendable {
     /// Days since 1970-01-01 (negative before).
-    let number: Int64
+    public let number: Int64
 
-    init(number: Int64) { self.number = number }
+    public init(number: Int64) { self.number = number }
 
     /// The day of a year, month (1–12) and day of month.
-    init(year: Int, month: Int, day: Int) {
+    public init(year: Int, month: Int, day: Int) {
         // Count years from March so that the leap day falls at a year's end.
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
@@ -19,7 +19,7 @@ struct CivilDay: Equatable, Comparable, Hashable, Sendable {
     }
 
     /// Year, month (1–12) and day of month.
-    var date: (year: Int, month: Int, day: Int) {
+    public var date: (year: Int, month: Int, day: Int) {
         let z = number + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -33,10 +33,10 @@ struct CivilDay: Equatable, Comparable, Hashable, Sendable {
     }
 
     /// 1 = Monday … 7 = Sunday; 1970-01-01 was a Thursday.
-    var weekday: Int { Int(((number % 7) + 7 + 3) % 7) + 1 }
+    public var weekday: Int { Int(((number % 7) + 7 + 3) % 7) + 1 }
 
     /// The day `n` days later (earlier when negative).
-    func adding(_ n: Int) -> CivilDay { CivilDay(number: number + Int64(n)) }
+    public func adding(_ n: Int) -> CivilDay { CivilDay(number: number + Int64(n)) }
 
-    static func < (a: CivilDay, b: CivilDay) -> Bool { a.number < b.number }
+    public static func < (a: CivilDay, b: CivilDay) -> Bool { a.number < b.number }
 }

@@ -4,7 +4,7 @@ import SystemdKit
 
 // icare-bench: the compiled client behind bench/run.sh. Each subcommand
 // prints `key value` lines that the script turns into a table.
-//   roundtrip N        GetAll and Peer.Ping on icared, Peer.Ping on the bus daemon
+//   roundtrip N        GetAll, Get and Peer.Ping on icared, Peer.Ping on the bus daemon
 //   spawn N ICARED     spawn → org.icare.Reminder owned, N times
 //   countdown SECONDS  acts as a notification server; measures countdown updates
 //   gethistory N FROM TO   GetHistory round trips
@@ -44,15 +44,22 @@ func roundtrip(_ n: Int) {
                                   interface: .peer, member: MemberName("Ping"))
     let busPing = Message.methodCall(destination: BusName("org.freedesktop.DBus"), path: ObjectPath("/org/freedesktop/DBus"),
                                      interface: .peer, member: MemberName("Ping"))
-    // Warm up, then interleave the three so machine noise hits them alike.
-    for _ in 0..<200 { _ = try? bus.callBlocking(getAll); _ = try? bus.callBlocking(ping); _ = try? bus.callBlocking(busPing) }
-    var a: [Double] = [], b: [Double] = [], c: [Double] = []
+    // One small property through the same dispatch: tells the service's own
+    // cost apart from the cost of GetAll's larger reply on the wire.
+    let get = Message.methodCall(destination: BusName("org.icare.Reminder"), path: ObjectPath("/org/icare/Reminder"),
+                                 interface: .properties, member: MemberName("Get"),
+                                 arguments: [.string("org.icare.Reminder"), .string("State")])
+    // Warm up, then interleave them so machine noise hits them alike.
+    for _ in 0..<200 { for m in [getAll, get, ping, busPing] { _ = try? bus.callBlocking(m) } }
+    var a: [Double] = [], g: [Double] = [], b: [Double] = [], c: [Double] = []
     for _ in 0..<(n / 100) {
         a += timed(100) { () throws(DBusError) in _ = try bus.callBlocking(getAll) }
+        g += timed(100) { () throws(DBusError) in _ = try bus.callBlocking(get) }
         b += timed(100) { () throws(DBusError) in _ = try bus.callBlocking(ping) }
         c += timed(100) { () throws(DBusError) in _ = try bus.callBlocking(busPing) }
     }
     report("getall", a)
+    report("get", g)
     report("ping_icared", b)
     report("ping_bus", c)
 }
