@@ -45,8 +45,8 @@ public final class Daemon {
     /// history (a crash fell between their append and the state file's
     /// update): their signals go out again, they are not stored twice.
     var storedBeforeCrash: [BreakRecord] = []
-    /// The local day (`yyyymmdd`) of the last history trim, or of start-up:
-    /// the trim runs when the day changes, never at start-up.
+    /// The local day (`yyyymmdd`) of the last history trim in this run (0:
+    /// none yet): the trim runs on the first timer wake-up of each day.
     var historyTrimDay = 0
     /// A config file that vanished is read again after a grace period (an
     /// editor may be between moving the old file away and writing the new one).
@@ -84,7 +84,6 @@ public final class Daemon {
         self.engine = engine
         status = engine.status
         storedBeforeCrash = stored
-        historyTrimDay = Daemon.localDay(now, calendar)
         reportedHistoryProblems = Set(todayProblems)
     }
 
@@ -301,6 +300,10 @@ public final class Daemon {
     private func startWatchers() throws {
         deadline = try loop.addTimer(clock: .realtime, at: 0, accuracy: 1_000) { [unowned self] in
             self.deliver(.timer)
+            // On a wake-up the schedule needs anyway (never at start-up):
+            // the first one of each local day, and so also for a person who
+            // logs out every evening and never runs across midnight.
+            self.trimHistoryOnNewDay()
         }
         deadline?.setEnabled(.off)
         sources.append(try loop.addTimeChange { [unowned self] in
@@ -379,7 +382,6 @@ public final class Daemon {
     private func afterChange() {
         armDeadline()
         saveSnapshot()
-        trimHistoryOnNewDay()
         SystemdNotify.status(statusLine())
         changeHook?()
     }

@@ -294,6 +294,26 @@ import TestSupport
         #expect(s.log.contains("Removed 3"), "\(s.log)")
     }
 
+    /// A person who logs out every evening never runs across midnight: the
+    /// trim runs on the first timer wake-up of a run (here a break's end),
+    /// still never at start-up itself.
+    @Test func theFirstWakeUpOfARunTrimsToo() throws {
+        let now = nowMicros()
+        let s = try ServiceHarness(config: "BreakDuration = 10s\n", start: false)
+        let history = s.stateDirectory + "/history"
+        try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+        let expired = history + "/" + utcDayName(now - 400 * Self.day)
+        let kept = history + "/" + utcDayName(now - 30 * Self.day)
+        for path in [expired, kept] {
+            try historyLine(utcDayStart(path) + 1_000_000, "completed", 20).write(to: URL(fileURLWithPath: path))
+        }
+        try s.start()
+        #expect(FileManager.default.fileExists(atPath: expired), "removed at start-up")
+        #expect(try s.call("StartBreak").status == 0)
+        #expect(waitUntil(timeout: 20, interval: 0.2) { !FileManager.default.fileExists(atPath: expired) }, "log:\n\(s.log)")
+        #expect(FileManager.default.fileExists(atPath: kept))
+    }
+
     /// Retention counts back from the newest record when the clock is ahead of
     /// the data (set years ahead by mistake, or a long time unused): a year of
     /// the person's history is always kept.
