@@ -132,8 +132,8 @@ enum ReminderInterface {
             Property("DoNotDisturb", "b", doc: "The desktop's do-not-disturb, as observed.",
                      read: { .bool(b.status.doNotDisturb) }),
             Property("DoNotDisturbSource", "s", doc: """
-                Which desktop reported do-not-disturb (gnome, kde, xfce, dunst, swaync, mako), the
-                one that turned on most recently, or "".
+                Which desktop reported do-not-disturb (gnome, cinnamon, mate, kde, xfce, dunst,
+                swaync, mako), the one that turned on most recently, or "".
                 """, read: { .string(b.doNotDisturbSource) }),
             Property("Version", "s", doc: "The service's version.", emitsChange: .const,
                      read: { .string(version) }),
