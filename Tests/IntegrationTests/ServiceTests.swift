@@ -159,7 +159,7 @@ import TestSupport
             #expect(r.status == 0, "\(name): \(r)")
             #expect(try s.property(name) == shown)
         }
-        #expect(try waitUntil {
+        #expect(waitUntil {
             let changed = Set(monitor.changedProperties)
             return ["Interval", "NextBreak", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound"].allSatisfy(changed.contains)
         }, "PropertiesChanged seen: \(monitor.changedProperties)")

@@ -62,7 +62,8 @@ public final class ServiceHarness: @unchecked Sendable {
 
     /// Starts icared and waits (bounded) until it owns its name.
     public func start(arguments: [String] = ["--log-stderr", "--debug"]) throws {
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        // Each start begins a fresh log.
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else { throw HarnessError("cannot create \(logPath)") }
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         logHandle.seekToEndOfFile()
         let p = Process()
