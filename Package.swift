@@ -38,8 +38,8 @@ let package = Package(
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // A loop on its own thread, for tests that run bus peers in-process.
-        .target(name: "LoopSupport", dependencies: ["SystemdKit", "TestSupport"], path: "Tests/LoopSupport"),
+        // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.
+        .target(name: "LoopSupport", dependencies: ["DBusKit", "SystemdKit", "TestSupport"], path: "Tests/LoopSupport"),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
         .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
         .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit"]),

@@ -1,55 +1,24 @@
 import DBusKit
 import SystemdKit
 import TestSupport
+import LoopSupport
 
 /// A fake desktop program on the private bus, with exactly the D-Bus shape
 /// of the real one (desktop-facts.md). Its state survives `vanish()` and
 /// `appear()`; everything runs on the loop thread.
-class FakeServer {
+class FakeServer: FakeBusProgram {
     /// What the monitor should report it as.
     let source: String
-    let busName: String
-    private(set) var connection: Connection?
-    /// The objects of the current appearance.
-    private(set) var objects: [String: ExportedObject] = [:]
 
     init(source: String, busName: String) {
         self.source = source
-        self.busName = busName
+        super.init(busName: busName)
     }
 
-    /// The objects to serve; subclasses describe them.
-    func makeObjects() -> [ExportedObject] { [] }
     /// Turns the program's do-not-disturb on or off, announcing it as the real one does.
     func setDND(_ on: Bool) {}
     /// Sends a change signal of the wrong shape.
     func sendGarbage() {}
-
-    /// Connects, serves the objects, then takes the bus name.
-    func appear(address: String, loop: EventLoop) throws {
-        let c = try Connection(address: address, loop: loop)
-        objects = [:]
-        for object in makeObjects() {
-            c.export(object)
-            objects[object.path.rawValue] = object
-        }
-        guard try c.requestName(BusName(busName)) == .primaryOwner else { throw HarnessError("\(busName) is taken") }
-        connection = c
-    }
-
-    /// Leaves the bus (the name goes with the connection).
-    func vanish() {
-        connection?.close()
-        connection = nil
-        objects = [:]
-    }
-
-    func object(_ path: String) -> ExportedObject? { objects[path] }
-
-    /// Sends any signal, of any shape.
-    func sendSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
-        connection?.send(.signal(path: ObjectPath(path), interface: InterfaceName(interface), member: MemberName(member), arguments: arguments))
-    }
 }
 
 /// `org.freedesktop.Notifications` at `/org/freedesktop/Notifications`, the

@@ -362,7 +362,7 @@ import LoopSupport
         let rig = try DndBusRig()
         defer { rig.stop() }
         let dunst = DndFakeDunst(), swaync = DndFakeSwaync(), xfconf = DndFakeXfconf()
-        for fake in [dunst, swaync, xfconf] as [DndFake] { try rig.appear(fake) }
+        for fake in [dunst, swaync, xfconf] as [FakeBusProgram] { try rig.appear(fake) }
         let s = rig.service
         try s.start()
         for name in ["dunst", "swaync", "xfce"] {
@@ -590,7 +590,7 @@ final class DndDconfRig: @unchecked Sendable {
 final class DndBusRig: @unchecked Sendable {
     let service: ServiceHarness
     let loop: LoopThread
-    private var fakes: [DndFake] = []          // loop thread only
+    private var fakes: [FakeBusProgram] = []          // loop thread only
     private var children: [Process] = []
 
     init(config: String? = nil, state: String? = nil) throws {
@@ -604,7 +604,7 @@ final class DndBusRig: @unchecked Sendable {
     }
 
     /// Puts a fake on the bus (again, after `vanish`), on the loop thread.
-    func appear(_ fake: DndFake) throws {
+    func appear(_ fake: FakeBusProgram) throws {
         let address = service.bus.address
         try loop.sync { [self] in
             try fake.appear(address: address, loop: loop.loop)
@@ -676,50 +676,13 @@ final class DndBusRig: @unchecked Sendable {
 
 // MARK: fakes with the exact shapes of desktop-facts.md
 
-/// A fake desktop program with its own connection; its state survives
-/// `vanish()` and `appear()`. Touched only on the loop thread.
-class DndFake {
-    let busName: String
-    private(set) var connection: Connection?
-    private var objects: [String: ExportedObject] = [:]
-
-    init(busName: String) { self.busName = busName }
-
-    func makeObjects() -> [ExportedObject] { [] }
-
-    /// Connects, serves the objects, then takes the bus name.
-    func appear(address: String, loop: EventLoop) throws {
-        let c = try Connection(address: address, loop: loop)
-        objects = [:]
-        for object in makeObjects() {
-            c.export(object)
-            objects[object.path.rawValue] = object
-        }
-        guard try c.requestName(BusName(busName)) == .primaryOwner else { throw HarnessError("\(busName) is taken") }
-        connection = c
-    }
-
-    /// Leaves the bus; the name goes with the connection.
-    func vanish() {
-        connection?.close()
-        connection = nil
-        objects = [:]
-    }
-
-    func object(_ path: String) -> ExportedObject? { objects[path] }
-
-    /// Sends a signal of any shape.
-    func sendSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
-        connection?.send(.signal(path: ObjectPath(path), interface: InterfaceName(interface), member: MemberName(member), arguments: arguments))
-    }
-}
 
 /// dunst: a notification server at `/org/freedesktop/Notifications` on
 /// `org.freedesktop.Notifications`, plus `paused` (b) on
 /// `org.dunstproject.cmd0`, set through `Properties.Set` (dunstctl) and
 /// announced with `PropertiesChanged` with the value. Notify and
 /// CloseNotification calls are recorded (`"Notify <id>"`, `"CloseNotification <id>"`).
-final class DndFakeDunst: DndFake {
+final class DndFakeDunst: FakeBusProgram {
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.dunstproject.cmd0"
     var paused: Bool
@@ -782,7 +745,7 @@ final class DndFakeDunst: DndFake {
 
 /// SwayNotificationCenter 0.8+: `GetDnd() → b` on `org.erikreider.swaync.cc`
 /// (bus, path and interface alike), announced with `SubscribeV2(u, b, b, b)`.
-final class DndFakeSwaync: DndFake {
+final class DndFakeSwaync: FakeBusProgram {
     static let path = "/org/erikreider/swaync/cc"
     static let interface = "org.erikreider.swaync.cc"
     var dnd: Bool
@@ -822,7 +785,7 @@ final class DndFakeSwaync: DndFake {
 /// xfconf: `GetProperty(s, s) → v` (PropertyNotFound when unset) on
 /// `org.xfce.Xfconf` at `/org/xfce/Xfconf`, announced with
 /// `PropertyChanged(s, s, v)` and `PropertyRemoved(s, s)`.
-final class DndFakeXfconf: DndFake {
+final class DndFakeXfconf: FakeBusProgram {
     static let path = "/org/xfce/Xfconf"
     static let interface = "org.xfce.Xfconf"
     static let channel = "xfce4-notifyd", property = "/do-not-disturb"
