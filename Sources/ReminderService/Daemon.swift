@@ -393,8 +393,8 @@ public final class Daemon {
             return
         }
         let now = Daemon.wallNow()
+        // Never in the past: a deadline missed (the machine slept) fires at once.
         let at = UInt64(max(next, now))
-        // A reminder minutes away may coalesce with other wake-ups; a break end may not.
         deadline.setTime(at)
         deadline.setEnabled(.oneshot)
     }
@@ -413,9 +413,9 @@ public final class Daemon {
     /// How long a vanished config file may stay away before its absence means the defaults.
     static let configGracePeriod: UInt64 = 500_000
 
-    /// Removes history older than `HistoryStore.retention` once the local day
-    /// has changed since start-up or the last trim; it rides on the wake-up
-    /// at local midnight the engine asks for anyway, and never runs at start-up.
+    /// Removes history older than `HistoryStore.retention` on the first timer
+    /// wake-up of each local day of a run (local midnight, or the first
+    /// reminder after start-up); it rides on wake-ups the schedule needs anyway.
     func trimHistoryOnNewDay() {
         let now = Daemon.wallNow()
         let day = Daemon.localDay(now, calendar)
