@@ -11,7 +11,7 @@ public final class ExportedObject {
     /// The last GetAll reply per interface name with the values it carried:
     /// when the values are unchanged the reply is copied instead of
     /// marshalled again (libdbus's marshalling is most of a GetAll's cost).
-    private var getAllCache: [String: (values: [(String, DBusValue)], reply: Message)] = [:]
+    private var getAllCache: [String: (properties: [Property], values: [DBusValue], reply: Message)] = [:]
 
     public init(path: ObjectPath, interfaces: [Interface]) {
         self.path = path
@@ -173,6 +173,15 @@ public final class ExportedObject {
     }
 
     private func getAll(_ message: Message, _ name: String) throws(DBusError) -> Message {
+        if let cached = getAllCache[name] {
+            // The same properties as last time: reply with a copy while every value is unchanged.
+            var same = true
+            for (i, p) in cached.properties.enumerated() where p.read() != cached.values[i] {
+                same = false
+                break
+            }
+            if same { return cached.reply.copy(replyingTo: message) }
+        }
         let chosen: [Interface]
         if name.isEmpty {
             chosen = interfaces
@@ -183,14 +192,11 @@ public final class ExportedObject {
         } else {
             throw DBusError.unknownInterface("Object \(path) has no interface \(name).")
         }
-        let values = chosen.flatMap { $0.properties.map { ($0.name, $0.read()) } }
-        if let cached = getAllCache[name], cached.values.count == values.count,
-           zip(cached.values, values).allSatisfy({ $0.0 == $1.0 && $0.1 == $1.1 }) {
-            return cached.reply.copy(replyingTo: message)
-        }
-        let reply = message.methodReturn([.vardict(values)])
-        getAllCache[name] = (values, reply.copy(replyingTo: message))
-        return reply
+        let properties = chosen.flatMap(\.properties)
+        let values = properties.map { $0.read() }
+        let template = Message.replyTemplate([.vardict(zip(properties, values).map { ($0.name, $1) })])
+        getAllCache[name] = (properties, values, template)
+        return template.copy(replyingTo: message)
     }
 
     private func findProperty(_ interfaceName: String, _ name: String) throws(DBusError) -> Property {

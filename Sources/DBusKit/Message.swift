@@ -70,8 +70,17 @@ public final class Message {
         return Message(adopting: dbus_message_new_error(raw, name, error.message)!)
     }
 
+    /// A bare method return carrying `arguments`, addressed to nobody yet: a
+    /// template for `copy(replyingTo:)` (dbus_message_new).
+    public static func replyTemplate(_ arguments: [DBusValue]) -> Message {
+        let m = Message(adopting: dbus_message_new(Int32(Kind.methodReturn.rawValue))!)
+        dbus_message_set_no_reply(m.raw, 1)
+        m.append(arguments)
+        return m
+    }
+
     /// A copy of this reply addressed as the reply to `call` (dbus_message_copy,
-    /// then a new reply serial and destination): the body is not marshalled again.
+    /// then the reply serial and destination): the body is not marshalled again.
     public func copy(replyingTo call: Message) -> Message {
         let m = Message(adopting: dbus_message_copy(raw)!)
         dbus_message_set_reply_serial(m.raw, call.serial)

@@ -49,6 +49,11 @@ import LoopSupport
         #expect(range.stderr.contains("n must be below 100."), "\(range)")
         let get = try Subprocess.run(["busctl", "--user", "get-property", "org.example.Thing", "/org/example/Thing", "org.example.Thing", "Count"], environment: env)
         #expect(get.stdout == "u 12\n", "\(get)")
+        // GetAll replies are reused only while no value changed: read, change, read again.
+        let before = try Subprocess.run(["busctl", "--user", "call", "org.example.Thing", "/org/example/Thing", "org.freedesktop.DBus.Properties", "GetAll", "s", "org.example.Thing"], environment: env)
+        #expect(before.stdout == "a{sv} 2 \"Count\" u 12 \"Name\" s \"thing\"\n", "\(before)")
+        let again = try Subprocess.run(["busctl", "--user", "call", "org.example.Thing", "/org/example/Thing", "org.freedesktop.DBus.Properties", "GetAll", "s", "org.example.Thing"], environment: env)
+        #expect(again.stdout == before.stdout, "a reused reply must be addressed to its caller: \(again)")
         let set = try Subprocess.run(["busctl", "--user", "set-property", "org.example.Thing", "/org/example/Thing", "org.example.Thing", "Count", "u", "3"], environment: env)
         #expect(set.status == 0, "\(set)")
         #expect(counter.value == 3)
