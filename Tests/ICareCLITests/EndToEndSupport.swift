@@ -10,38 +10,6 @@ func icarectl(_ h: ServiceHarness, _ args: [String], environment extra: [String:
     return try Subprocess.run([try Products.path("icarectl")] + args, environment: env, timeout: 20)
 }
 
-/// A long-running child whose stdout is collected as it arrives.
-final class Collected: @unchecked Sendable {
-    let process: Process
-    private let pipe = Pipe()
-    private let lock = NSLock()
-    private var data = Data()
-
-    init(_ arguments: [String], environment: [String: String]) throws {
-        process = try Subprocess.start(arguments, environment: environment, stdout: pipe)
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let chunk = h.availableData
-            guard let self, !chunk.isEmpty else { return }
-            self.lock.lock()
-            self.data.append(chunk)
-            self.lock.unlock()
-        }
-    }
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    var lines: [String] { text.split(separator: "\n").map(String.init) }
-
-    func stop() {
-        pipe.fileHandleForReading.readabilityHandler = nil
-        Subprocess.kill9(process)
-    }
-}
-
 /// `HH:MM` / `HH:MM:SS` of an ISO 8601 string from the JSON output.
 func clock(_ iso: String, seconds: Bool = false) -> String {
     let t = iso.split(separator: "T")[1]

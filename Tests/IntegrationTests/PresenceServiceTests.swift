@@ -109,7 +109,7 @@ import TestSupport
 
         // KDE's org.freedesktop.ScreenSaver (at /ScreenSaver), appearing later already active.
         let kde = try rig.startSessionMock(name: "org.freedesktop.ScreenSaver",
-                                           arguments: ["--template", try rig.writeFreedesktopScreenSaverTemplate(), "-p", "{\"active\": true}"])
+                                           arguments: ["--template", try DBusMockTemplates.freedesktopScreenSaver(in: rig.service.home), "-p", "{\"active\": true}"])
         #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "locked" }, "log:\n\(s.log)")
         try kde.call("/ScreenSaver", "org.freedesktop.ScreenSaver", "SetActive", ["b", "false"])
         #expect(try waitUntil(timeout: 10) { try s.string("State") == "waiting" }, "log:\n\(s.log)")
@@ -542,27 +542,6 @@ final class PresenceRig: @unchecked Sendable {
 
         """.write(to: file, atomically: true, encoding: .utf8)
         return try startSessionMock(name: "org.freedesktop.Notifications", arguments: ["--template", file.path])
-    }
-
-    /// `org.freedesktop.ScreenSaver` as KDE serves it at `/ScreenSaver` (dbusmock has no template for it).
-    func writeFreedesktopScreenSaverTemplate() throws -> String {
-        let file = service.home.appendingPathComponent("freedesktop_screensaver.py")
-        try """
-        BUS_NAME = 'org.freedesktop.ScreenSaver'
-        MAIN_OBJ = '/ScreenSaver'
-        MAIN_IFACE = 'org.freedesktop.ScreenSaver'
-        SYSTEM_BUS = False
-
-        def load(mock, parameters):
-            mock.is_active = parameters.get('active', False)
-            mock.AddMethods(MAIN_IFACE, [
-                ('GetActive', '', 'b', 'ret = self.is_active'),
-                ('SetActive', 'b', '', 'self.is_active = args[0]; self.EmitSignal("", "ActiveChanged", "b", [args[0]])'),
-                ('GetSessionIdleTime', '', 'u', 'ret = 0'),
-            ])
-
-        """.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
     }
 
     /// GNOME's idle monitor (see `fakeMutterScript`) on the session bus.

@@ -9,24 +9,9 @@ import TestSupport
     /// has no template for it, so a small template file gives it its methods
     /// before the name appears.
     private func freedesktopScreenSaver(on bus: PrivateBus, active: Bool) throws -> DBusMock {
-        let file = bus.directory.appendingPathComponent("freedesktop_screensaver.py")
-        try """
-        BUS_NAME = 'org.freedesktop.ScreenSaver'
-        MAIN_OBJ = '/ScreenSaver'
-        MAIN_IFACE = 'org.freedesktop.ScreenSaver'
-        SYSTEM_BUS = False
-
-        def load(mock, parameters):
-            mock.is_active = parameters.get('active', False)
-            mock.AddMethods(MAIN_IFACE, [
-                ('GetActive', '', 'b', 'ret = self.is_active'),
-                ('SetActive', 'b', '', 'self.is_active = args[0]; self.EmitSignal("", "ActiveChanged", "b", [args[0]])'),
-                ('GetSessionIdleTime', '', 'u', 'ret = 0'),
-            ])
-
-        """.write(to: file, atomically: true, encoding: .utf8)
+        let template = try DBusMockTemplates.freedesktopScreenSaver(in: bus.directory)
         return try DBusMock(bus: bus, name: "org.freedesktop.ScreenSaver",
-                            arguments: ["--template", file.path, "-p", "{\"active\": \(active)}"])
+                            arguments: ["--template", template, "-p", "{\"active\": \(active)}"])
     }
 
     @Test func activeChangedFromBothScreensaversLocks() throws {

@@ -153,21 +153,11 @@ public final class ServiceHarness: @unchecked Sendable {
 
 /// Watches a bus with `busctl monitor` and collects what it prints.
 public final class BusMonitor: @unchecked Sendable {
-    private let process: Process
-    private let pipe = Pipe()
-    private let lock = NSLock()
-    private var data = Data()
+    private let output: Collected
 
     /// Starts `busctl monitor` and waits (bounded) until it sees traffic that `provoke` causes.
     public init(environment: [String: String], match: [String] = ["org.icare.Reminder"], provoke: () throws -> Void) throws {
-        process = try Subprocess.start(["busctl", "--user", "monitor", "--json=short"] + match, environment: environment, stdout: pipe)
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let chunk = h.availableData
-            guard let self, !chunk.isEmpty else { return }
-            self.lock.lock()
-            self.data.append(chunk)
-            self.lock.unlock()
-        }
+        output = try Collected(["busctl", "--user", "monitor", "--json=short"] + match, environment: environment)
         // busctl subscribes asynchronously: provoke traffic until it shows up.
         let seen = try waitUntil(timeout: 10, interval: 0.05) {
             try provoke()
@@ -178,10 +168,7 @@ public final class BusMonitor: @unchecked Sendable {
 
     /// Every JSON message seen so far.
     public var messages: [[String: Any]] {
-        lock.lock()
-        let text = String(decoding: data, as: UTF8.self)
-        lock.unlock()
-        return text.split(separator: "\n").compactMap {
+        output.text.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
     }
@@ -200,10 +187,7 @@ public final class BusMonitor: @unchecked Sendable {
         }
     }
 
-    public func stop() {
-        pipe.fileHandleForReading.readabilityHandler = nil
-        Subprocess.kill9(process)
-    }
+    public func stop() { output.stop() }
 
     deinit { stop() }
 }

@@ -31,12 +31,7 @@ public enum Subprocess {
     @discardableResult
     public static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
                            timeout: TimeInterval = 30) throws -> ProcessResult {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try which(arguments[0]))
-        p.arguments = Array(arguments.dropFirst())
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
+        let p = try process(arguments, environment: environment)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -63,16 +58,23 @@ public enum Subprocess {
     /// Starts a long-running child; the caller kills it.
     public static func start(_ arguments: [String], environment: [String: String] = [:],
                              stdout: Pipe? = nil, stderr: Pipe? = nil) throws -> Process {
+        let p = try process(arguments, environment: environment)
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = stdout ?? FileHandle.nullDevice
+        p.standardError = stderr ?? FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// A not yet started child: `arguments[0]` found on PATH unless absolute,
+    /// the test's environment with `environment` laid over it.
+    private static func process(_ arguments: [String], environment: [String: String]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try which(arguments[0]))
         p.arguments = Array(arguments.dropFirst())
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         p.environment = env
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = stdout ?? FileHandle.nullDevice
-        p.standardError = stderr ?? FileHandle.nullDevice
-        try p.run()
         return p
     }
 
