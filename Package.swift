@@ -22,24 +22,28 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // glibc's gettext and locale data (libintl.h is part of glibc).
+        .systemLibrary(name: "CIntl"),
+        .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "SystemdKit", dependencies: ["CSystemd"]),
         .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"]),
-        .target(name: "ReminderCore"),
+        .target(name: "ReminderCore", dependencies: ["Localization"]),
         .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
         .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit"]),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Localization"]
         ),
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
-        .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore"]),
+        .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
         .executableTarget(name: "icarectl", dependencies: ["ICareCLI"]),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.
         .target(name: "LoopSupport", dependencies: ["DBusKit", "SystemdKit", "TestSupport"], path: "Tests/LoopSupport"),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "CIntl"]),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
         .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
         .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit"]),

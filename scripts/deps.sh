@@ -14,6 +14,7 @@ packages="
   python3 python3-dbusmock
   tmux make man-db
   xvfb dunst
+  gettext locales
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -25,6 +26,11 @@ packages="
 #   tmux                                      `icarectl watch` in a real terminal
 #   make man-db                               install step, man page checks
 #   xvfb dunst                                a real notification daemon in tests
+#   gettext locales                           msgfmt for the catalogs (install, run,
+#                                             tests), xgettext; the locales below
+#
+# Locales the tests run icared and icarectl in (Dutch texts, a 12-hour clock).
+test_locales="nl_NL en_US"
 
 missing=""
 for p in $packages; do
@@ -32,13 +38,19 @@ for p in $packages; do
   [ "$status" = installed ] || missing="$missing $p"
 done
 
-if [ -z "$missing" ]; then
-  exit 0
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+
+if [ -n "$missing" ]; then
+  echo "deps.sh: installing$missing" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-echo "deps.sh: installing$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-# shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+for l in $test_locales; do
+  if ! locale -a 2>/dev/null | grep -qix "$l.utf-\{0,1\}8"; then
+    echo "deps.sh: generating the locale $l.UTF-8" >&2
+    $sudo localedef -i "$l" -f UTF-8 "$l.UTF-8"
+  fi
+done
