@@ -80,6 +80,11 @@ public func trc(_ context: StaticString, _ text: StaticString, _ arguments: any 
     return FormatString.fill(found == key ? text.description : found, arguments)
 }
 
+/// `text` marked for translation but returned as written: for texts that
+/// are both documentation (kept in English) and messages (passed to
+/// `translated` where they are shown).
+public func trLater(_ text: StaticString) -> String { text.description }
+
 /// `text` translated now, for texts held as data and marked with `tr` where
 /// they are written; returns `text` itself when the catalog has no entry.
 public func translated(_ text: String) -> String { lookup(text) }

@@ -1,3 +1,4 @@
+import Localization
 /// What each event does, once time has been brought up to it.
 extension ReminderEngine {
     mutating func apply(_ event: ReminderEvent, at now: Timestamp, stamp: Timestamp,
@@ -21,7 +22,7 @@ extension ReminderEngine {
 
     /// `StartBreak`: from any state but `break`; pauses stay in force after it.
     mutating func startBreak(at now: Timestamp, _ out: inout Outbox) throws(ReminderError) {
-        if case .running = phase { throw .invalidState("Cannot start a break while a break is running.") }
+        if case .running = phase { throw .invalidState(tr("Cannot start a break while a break is running.")) }
         let ends = now + Micro.seconds(settings.breakDuration)
         phase = .running(start: now, ends: ends)
         markPresent()
@@ -30,7 +31,7 @@ extension ReminderEngine {
 
     /// `Skip`: a skipped record and a full interval from now; also skips a running break.
     mutating func skip(at now: Timestamp, _ out: inout Outbox) throws(ReminderError) {
-        if case .running = phase {} else { try requireCycle("skip") }
+        if case .running = phase {} else { try requireCycle(.skip) }
         record(.skipped, at: now, seconds: 0, &out)
         out.effects.append(.breakSkipped(at: now))
         phase = .off  // settle starts the full interval now, unless paused or inactive
@@ -40,7 +41,7 @@ extension ReminderEngine {
     /// `Snooze`: the reminder comes back at now + seconds (also from `waiting`,
     /// to exactly that time); from a break, the countdown ends unrecorded.
     mutating func snooze(_ seconds: UInt32, at now: Timestamp, _ out: inout Outbox) throws(ReminderError) {
-        try requireCycle("snooze")
+        try requireCycle(.snooze)
         let until = now + Micro.seconds(seconds == 0 ? settings.snoozeDuration : seconds)
         phase = .snoozed(start: now, until: until)
         markPresent()
@@ -159,17 +160,31 @@ extension ReminderEngine {
         if !locked, !asleep { awaySince = nil }
     }
 
-    /// Throws unless the cycle may run (not paused, not inactive).
-    func requireCycle(_ verb: String) throws(ReminderError) {
+    /// The calls that need the cycle running, for their refusals.
+    enum CycleCall { case skip, snooze }
+
+    /// Throws unless the cycle may run (not paused, not inactive); one whole
+    /// sentence per call and cause, so each translates as a sentence.
+    func requireCycle(_ call: CycleCall) throws(ReminderError) {
         if let reason = causes.last {
-            switch reason {
-            case .user: throw .invalidState("Cannot \(verb) while paused; resume first.")
-            case .dnd: throw .invalidState("Cannot \(verb) while paused for do-not-disturb; reminders come back when it ends.")
-            case .locked, .none: throw .invalidState("Cannot \(verb) while paused because the screen is locked.")
+            switch (reason, call) {
+            case (.user, .skip): throw .invalidState(tr("Cannot skip while paused; resume first."))
+            case (.user, .snooze): throw .invalidState(tr("Cannot snooze while paused; resume first."))
+            case (.dnd, .skip):
+                throw .invalidState(tr("Cannot skip while paused for do-not-disturb; reminders come back when it ends."))
+            case (.dnd, .snooze):
+                throw .invalidState(tr("Cannot snooze while paused for do-not-disturb; reminders come back when it ends."))
+            case (.locked, .skip), (.none, .skip):
+                throw .invalidState(tr("Cannot skip while paused because the screen is locked."))
+            case (.locked, .snooze), (.none, .snooze):
+                throw .invalidState(tr("Cannot snooze while paused because the screen is locked."))
             }
         }
         if !active {
-            throw .invalidState("Cannot \(verb) while inactive; reminders are off outside the active hours.")
+            switch call {
+            case .skip: throw .invalidState(tr("Cannot skip while inactive; reminders are off outside the active hours."))
+            case .snooze: throw .invalidState(tr("Cannot snooze while inactive; reminders are off outside the active hours."))
+            }
         }
     }
 }

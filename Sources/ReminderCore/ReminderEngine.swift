@@ -1,3 +1,4 @@
+import Localization
 /// The reminder schedule and state machine of `org.icare.Reminder`, pure:
 /// events in (`handle(_:at:)`), effects out; the clock and the local
 /// calendar are injected. The service delivers `.timer` at `nextDeadline`
@@ -133,9 +134,9 @@ public struct ReminderEngine: Sendable {
     static func validate(_ event: ReminderEvent) throws(ReminderError) {
         switch event {
         case .snooze(let s) where s != 0 && !snoozeRange.contains(s):
-            throw .invalidArgs("Snooze takes 60 to 3600 seconds (0 for the configured SnoozeDuration).")
+            throw .invalidArgs(tr("Snooze takes 60 to 3600 seconds (0 for the configured SnoozeDuration)."))
         case .pause(let s) where s > maxPause:
-            throw .invalidArgs("Pause takes at most 86400 seconds (0 to pause until Resume).")
+            throw .invalidArgs(tr("Pause takes at most 86400 seconds (0 to pause until Resume)."))
         default:
             break
         }

@@ -1,3 +1,4 @@
+import Localization
 /// What the do-not-disturb state of the desktop does to reminders.
 public enum DndPolicy: String, Sendable, CaseIterable {
     /// No reminders while DND is on; a full interval starts when it ends.
@@ -57,7 +58,7 @@ public struct Settings: Equatable, Sendable {
             dndPolicy = p
         case (.sound, .bool(let b)): sound = b
         default:
-            throw SettingError(key: key, reason: "\(key.name) takes a value of type '\(key.signature)'.")
+            throw SettingError(key: key, reason: tr("%s takes a value of type '%s'.", key.name, key.signature))
         }
     }
 
@@ -123,16 +124,19 @@ public enum SettingKey: String, CaseIterable, Sendable {
         }
     }
 
-    /// One sentence saying what values are allowed.
-    public var allowed: String {
+    /// One sentence saying what values are allowed, in the person's language.
+    public var allowed: String { translated(allowedInEnglish) }
+
+    /// The same sentence as written, for the interface's documentation.
+    public var allowedInEnglish: String {
         switch self {
-        case .interval: return "Interval must be between 900 and 2700 seconds (15–45 min)."
-        case .breakDuration: return "BreakDuration must be between 10 and 30 seconds."
-        case .snoozeDuration: return "SnoozeDuration must be between 60 and 1800 seconds (1–30 min)."
-        case .activeHours: return "ActiveHours must be empty (always) or HH:MM-HH:MM, for example 09:00-17:30."
-        case .weekdaysOnly: return "WeekdaysOnly must be true or false."
-        case .dndPolicy: return "DndPolicy must be one of pause, defer or ignore."
-        case .sound: return "Sound must be true or false."
+        case .interval: return trLater("Interval must be between 900 and 2700 seconds (15–45 min).")
+        case .breakDuration: return trLater("BreakDuration must be between 10 and 30 seconds.")
+        case .snoozeDuration: return trLater("SnoozeDuration must be between 60 and 1800 seconds (1–30 min).")
+        case .activeHours: return trLater("ActiveHours must be empty (always) or HH:MM-HH:MM, for example 09:00-17:30.")
+        case .weekdaysOnly: return trLater("WeekdaysOnly must be true or false.")
+        case .dndPolicy: return trLater("DndPolicy must be one of pause, defer or ignore.")
+        case .sound: return trLater("Sound must be true or false.")
         }
     }
 
@@ -149,7 +153,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch signature {
         case "u":
             guard let seconds = DurationText.seconds(text) else {
-                throw SettingError(key: self, reason: "'\(text)' is not a duration; write seconds or a value like 90s, 20m or 1h30m.")
+                throw SettingError(key: self, reason: tr("'%s' is not a duration; write seconds or a value like 90s, 20m or 1h30m.", text))
             }
             return .uint(seconds)
         case "b":

@@ -2,6 +2,7 @@ import Glibc
 import DBusKit
 import SystemdKit
 import ReminderCore
+import Localization
 import ICareFiles
 import DoNotDisturb
 import Presence
@@ -480,7 +481,7 @@ public final class Daemon {
 
     func clockTime(_ t: Timestamp) -> String {
         let l = calendar.local(t)
-        return TimeOfDay(hour: l.hour, minute: l.minute)?.description ?? "?"
+        return LocaleTime.clock(hour: l.hour, minute: l.minute)
     }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import SystemdKit
 import ICareFiles
+import Localization
 
 /// `icared`'s command line: arguments in, exit status out. Kept out of
 /// `main.swift` so no C callback is ever created in a MainActor context.
@@ -27,6 +28,7 @@ public enum ICared {
 
     /// Runs the service; returns the process exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        Localization.setUp()
         var logStderr = false
         var debug = false
         for arg in arguments.dropFirst() {

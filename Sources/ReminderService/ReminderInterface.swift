@@ -1,3 +1,4 @@
+import Localization
 import DBusKit
 import ReminderCore
 
@@ -83,7 +84,7 @@ enum ReminderInterface {
                 unknown strings. Error: InvalidArgs when from > to.
                 """) { call throws(DBusError) in
                 let from = call.arguments[0].uint64!, to = call.arguments[1].uint64!
-                guard from <= to else { throw DBusError.invalidArgs("GetHistory needs from <= to.") }
+                guard from <= to else { throw DBusError.invalidArgs(tr("GetHistory needs from <= to.")) }
                 let clamp = { (v: UInt64) in Timestamp(min(v, UInt64(Int64.max))) }
                 let records = b.history(from: clamp(from), to: clamp(to))
                 return [.array(element: "(tsu)", records.map {
@@ -143,7 +144,7 @@ enum ReminderInterface {
                                  read: { settingValue(b.settings.value(of: key)) },
                                  write: { v throws(DBusError) in
                                      guard let value = settingValue(v) else {
-                                         throw DBusError.invalidArgs("\(key.name) takes a value of type '\(key.signature)'.")
+                                         throw DBusError.invalidArgs(tr("%s takes a value of type '%s'.", key.name, key.signature))
                                      }
                                      try b.changeSetting(key, to: value)
                                  }))
@@ -153,7 +154,7 @@ enum ReminderInterface {
 
     static func settingDoc(_ key: SettingKey) -> String {
         let defaults = Settings()
-        let head = "Setting (read-write; saved to the config file before the reply). \(key.allowed)"
+        let head = "Setting (read-write; saved to the config file before the reply). \(key.allowedInEnglish)"
         switch key {
         case .activeHours:
             return head + " Local time; an end before the start spans midnight. Default \"\"."
