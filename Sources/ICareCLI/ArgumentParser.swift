@@ -1,3 +1,5 @@
+import Localization
+
 /// Turns `argv` into an `Invocation` using only `CommandTable`'s declarations:
 /// first the words are matched to the command's options and arguments
 /// (unknown ones are usage errors with a suggestion), then the command's own
@@ -23,10 +25,10 @@ public enum ArgumentParser {
             case "--generate-completion-script":
                 args.removeFirst()
                 guard let value = inline ?? (args.isEmpty ? nil : args.removeFirst()) else {
-                    throw .usage("--generate-completion-script needs a shell: bash, zsh or fish.", command: nil)
+                    throw .usage(tr("--generate-completion-script needs a shell: bash, zsh or fish."), command: nil)
                 }
                 guard let shell = Shell(rawValue: value) else {
-                    throw .usage("'\(value)' is not a supported shell; use bash, zsh or fish.", command: nil)
+                    throw .usage(tr("'%s' is not a supported shell; use bash, zsh or fish.", value), command: nil)
                 }
                 return Invocation(command: .completionScript(shell), noColor: noColor)
             default:
@@ -36,7 +38,7 @@ public enum ArgumentParser {
                     return try parse(command: spec, args, noColor: noColor)
                 }
                 let known = (CommandTable.topLevelOptions + CommandTable.commonOptions + spec.options).map { "--" + $0.long }
-                throw .usage("Unknown option '\(name)'." + Suggestion.phrase(name, among: known), command: nil)
+                throw .usage(tr("Unknown option '%s'.", name) + Suggestion.phrase(name, among: known), command: nil)
             }
         }
         if args.first == "--" { args.removeFirst() }
@@ -44,7 +46,7 @@ public enum ArgumentParser {
             return Invocation(command: .status(StatusOptions()), noColor: noColor)
         }
         guard let spec = CommandTable.command(word.lowercased()) else {
-            throw .usage("'\(word)' is not a command." + Suggestion.phrase(word, among: CommandTable.commands.map(\.name)),
+            throw .usage(tr("'%s' is not a command.", word) + Suggestion.phrase(word, among: CommandTable.commands.map(\.name)),
                          command: nil)
         }
         return try parse(command: spec, Array(args.dropFirst()), noColor: noColor)
@@ -69,7 +71,7 @@ public enum ArgumentParser {
             }
             let (name, inline) = split(word)
             guard let option = spec.allOptions.first(where: { "--" + $0.long == name || $0.short.map { "-\($0)" } == name }) else {
-                throw .usage("Unknown option '\(name)' for '\(spec.name)'."
+                throw .usage(tr("Unknown option '%s' for '%s'.", name, spec.name)
                     + Suggestion.phrase(name, among: spec.allOptions.map { "--" + $0.long }), command: spec.name)
             }
             switch option.long {
@@ -83,18 +85,18 @@ public enum ArgumentParser {
                         parsed.values[option.long] = words[i]
                         i += 1
                     } else {
-                        throw .usage("--\(option.long) needs a value (\(option.valueName!)).", command: spec.name)
+                        throw .usage(tr("--%s needs a value (%s).", option.long, option.valueName!), command: spec.name)
                     }
                 } else {
-                    guard inline == nil else { throw .usage("--\(option.long) takes no value.", command: spec.name) }
+                    guard inline == nil else { throw .usage(tr("--%s takes no value.", option.long), command: spec.name) }
                     parsed.flags.insert(option.long)
                 }
             }
         }
         if parsed.positionals.count > spec.maxPositionals {
             let extra = parsed.positionals[spec.maxPositionals]
-            throw .usage(spec.maxPositionals == 0 ? "'\(spec.name)' takes no arguments, but got '\(extra)'."
-                         : "Unexpected argument '\(extra)'.", command: spec.name)
+            throw .usage(spec.maxPositionals == 0 ? tr("'%s' takes no arguments, but got '%s'.", spec.name, extra)
+                         : tr("Unexpected argument '%s'.", extra), command: spec.name)
         }
         return Invocation(command: try spec.validate(parsed), noColor: noColor)
     }

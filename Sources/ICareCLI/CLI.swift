@@ -1,11 +1,13 @@
 import Glibc
 import SystemdKit
+import Localization
 
 /// The program: parse, validate, run, and map every error to its exit
 /// status and sentence in one place.
 public enum CLI {
     /// Runs `icarectl` with `arguments` (without the program name); returns the exit status.
     public static func main(_ arguments: [String], environment: [String: String] = CLI.environment()) -> Int32 {
+        Localization.setUp()
         let invocation: Invocation
         do {
             invocation = try ArgumentParser.parse(arguments)
@@ -39,7 +41,7 @@ public enum CLI {
             return try MonitorSession(context: context, json: json).run()
         default:
             let loop: EventLoop
-            do { loop = try EventLoop() } catch { throw .failure("Could not create the event loop: \(error).") }
+            do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
             try Runner(context: context, proxy: ReminderProxy(loop: loop)).run(command)
         }
         return ExitStatus.ok
@@ -49,7 +51,7 @@ public enum CLI {
     static func report(_ error: CLIError) -> Int32 {
         switch error {
         case .usage(let message, let command):
-            Output.error.write("Error: " + message + "\n" + HelpText.usageHint(for: command))
+            Output.error.write(tr("Error: %s", message) + "\n" + HelpText.usageHint(for: command))
         case .failure(let message):
             Output.error.write(message + "\n")
         }

@@ -1,4 +1,5 @@
 import ReminderCore
+import Localization
 
 // Validation: parsed words → `Command`, or a usage error with one sentence.
 // Pure, and separate from running (nothing here talks to the service).
@@ -7,14 +8,14 @@ extension CommandTable {
         var format = StatusFormat.text
         if let f = p.values["format"] {
             guard let parsed = StatusFormat(rawValue: f.lowercased()) else {
-                throw .usage("'\(f)' is not a format; use text, plain, waybar or json."
+                throw .usage(tr("'%s' is not a format; use text, plain, waybar or json.", f)
                     + Suggestion.phrase(f, among: StatusFormat.allCases.map(\.rawValue)), command: "status")
             }
             format = parsed
         }
         if p.flags.contains("json") {
             if p.values["format"] != nil, format != .json {
-                throw .usage("--json and --format \(format.rawValue) cannot be used together.", command: "status")
+                throw .usage(tr("--json and --format %s cannot be used together.", format.rawValue), command: "status")
             }
             format = .json
         }
@@ -23,9 +24,9 @@ extension CommandTable {
 
     static func duration(_ text: String, for command: String) throws(CLIError) -> UInt32 {
         guard let seconds = DurationText.seconds(text) else {
-            throw .usage("'\(text)' is not a duration; write a value like 90s, 5m or 1h30m.", command: command)
+            throw .usage(tr("'%s' is not a duration; write a value like 90s, 5m or 1h30m.", text), command: command)
         }
-        guard seconds > 0 else { throw .usage("The duration must be longer than 0 seconds.", command: command) }
+        guard seconds > 0 else { throw .usage(tr("The duration must be longer than 0 seconds."), command: command) }
         return seconds
     }
 
@@ -38,22 +39,22 @@ extension CommandTable {
         let words = p.positionals
         if words.isEmpty { return .pause(.untilResumed) }
         if words[0].lowercased() == "until" {
-            guard words.count == 2 else { throw .usage("Say until when, as a 24-hour time: pause until 17:30.", command: "pause") }
+            guard words.count == 2 else { throw .usage(tr("Say until when, as a 24-hour time: pause until 17:30."), command: "pause") }
             guard let t = TimeOfDay(words[1]) else {
-                throw .usage("'\(words[1])' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.", command: "pause")
+                throw .usage(tr("'%s' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.", words[1]), command: "pause")
             }
             return .pause(.until(t))
         }
-        guard words.count == 1 else { throw .usage("Unexpected '\(words[1])'; write 'pause DURATION' or 'pause until HH:MM'.", command: "pause") }
+        guard words.count == 1 else { throw .usage(tr("Unexpected '%s'; write 'pause DURATION' or 'pause until HH:MM'.", words[1]), command: "pause") }
         return .pause(.seconds(try duration(words[0], for: "pause")))
     }
 
     static func validateHistory(_ p: ParsedArguments) throws(CLIError) -> Command {
         let json = p.flags.contains("json")
         if let d = p.values["days"] {
-            guard p.positionals.isEmpty else { throw .usage("Give either a day or --days N, not both.", command: "history") }
+            guard p.positionals.isEmpty else { throw .usage(tr("Give either a day or --days N, not both."), command: "history") }
             guard let n = Int(d), (1...366).contains(n) else {
-                throw .usage("--days takes a number of days from 1 to 366, not '\(d)'.", command: "history")
+                throw .usage(tr("--days takes a number of days from 1 to 366, not '%s'.", d), command: "history")
             }
             return .history(.days(n), json: json)
         }
@@ -63,7 +64,7 @@ extension CommandTable {
         case "yesterday": return .history(.yesterday, json: json)
         default:
             guard let date = LocalDate(word) else {
-                throw .usage("'\(word)' is not a day; write today, yesterday or a date as YYYY-MM-DD."
+                throw .usage(tr("'%s' is not a day; write today, yesterday or a date as YYYY-MM-DD.", word)
                     + Suggestion.phrase(word, among: ["today", "yesterday"]), command: "history")
             }
             return .history(.date(date), json: json)
@@ -72,9 +73,9 @@ extension CommandTable {
 
     static func settingKey(_ name: String, for command: String) throws(CLIError) -> SettingKey {
         guard let key = SettingKey(name: name) else {
-            let hint = Suggestion.nearest(name, among: keyNames).map { " Did you mean '\($0)'?" }
-                ?? " The settings are " + keyNames.joined(separator: ", ") + "."
-            throw .usage("'\(name)' is not a setting." + hint, command: command)
+            let hint = Suggestion.nearest(name, among: keyNames).map { tr("Did you mean '%s'?", $0) }
+                ?? tr("The settings are %s.", keyNames.joined(separator: ", "))
+            throw .usage(tr("'%s' is not a setting.", name) + " " + hint, command: command)
         }
         return key
     }
@@ -86,8 +87,8 @@ extension CommandTable {
 
     static func validateSet(_ p: ParsedArguments) throws(CLIError) -> Command {
         guard p.positionals.count == 2 else {
-            throw .usage(p.positionals.isEmpty ? "Say which setting to change and to what: set KEY VALUE."
-                         : "Say what to set \(p.positionals[0]) to: set KEY VALUE.", command: "set")
+            throw .usage(p.positionals.isEmpty ? tr("Say which setting to change and to what: set KEY VALUE.")
+                         : tr("Say what to set %s to: set KEY VALUE.", p.positionals[0]), command: "set")
         }
         let key = try settingKey(p.positionals[0], for: "set")
         return .set(key, try settingValue(key, p.positionals[1]))
@@ -120,7 +121,7 @@ extension CommandTable {
     static func validateHelp(_ p: ParsedArguments) throws(CLIError) -> Command {
         guard let name = p.positionals.first else { return .help(nil) }
         guard command(name.lowercased()) != nil else {
-            throw .usage("'\(name)' is not a command." + Suggestion.phrase(name, among: commands.map(\.name)), command: "help")
+            throw .usage(tr("'%s' is not a command.", name) + Suggestion.phrase(name, among: commands.map(\.name)), command: "help")
         }
         return .help(name.lowercased())
     }

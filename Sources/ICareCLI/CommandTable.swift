@@ -1,4 +1,5 @@
 import ReminderCore
+import Localization
 
 /// The command tree as data: every command, argument and option `icarectl`
 /// knows. The parser, `--help`, the man page and the completion scripts are
@@ -10,102 +11,96 @@ public enum CommandTable {
     /// The command run when none is named.
     public static let defaultCommand = "status"
 
-    /// One paragraph about the program.
-    public static let about = """
-        iCare reminds you to follow the 20-20-20 rule: every 20 minutes, look at \
-        something 20 feet (6 m) away for 20 seconds. Practised through the day, it \
-        relieves eye strain. icarectl talks to the icared service on your session bus.
-        """
+    /// The one-line summary (help's title, the man page's NAME).
+    public static var summary: String { tr("control iCare, the 20-20-20 eye-break reminder") }
 
-    static let durationHelp = "A duration such as 90s, 5m or 1h30m (a bare number is seconds)."
+    /// One paragraph about the program.
+    public static let about = tr("iCare reminds you to follow the 20-20-20 rule: every 20 minutes, look at something 20 feet (6 m) away for 20 seconds. Practised through the day, it relieves eye strain. icarectl talks to the icared service on your session bus.")
+
+    static let durationHelp = tr("A duration such as 90s, 5m or 1h30m (a bare number is seconds).")
     static let keyNames = SettingKey.allCases.map(\.name)
 
     /// Options every command accepts.
     public static let commonOptions = [
-        OptionSpec("no-color", help: "Never colour the output (also when NO_COLOR is set)."),
-        OptionSpec("help", short: "h", help: "Show help for this command."),
+        OptionSpec("no-color", help: tr("Never colour the output (also when NO_COLOR is set).")),
+        OptionSpec("help", short: "h", help: tr("Show help for this command.")),
     ]
 
     /// Options only the top level accepts.
     public static let topLevelOptions = [
-        OptionSpec("version", help: "Print the version and exit."),
+        OptionSpec("version", help: tr("Print the version and exit.")),
         OptionSpec("generate-completion-script", value: "SHELL", values: Shell.allCases.map(\.rawValue),
-                   help: "Print a completion script for bash, zsh or fish."),
-        OptionSpec("generate-manual", help: "Print the icarectl(1) man page (roff)."),
+                   help: tr("Print a completion script for bash, zsh or fish.")),
+        OptionSpec("generate-manual", help: tr("Print the icarectl(1) man page (roff).")),
     ]
 
-    static let jsonOption = OptionSpec("json", help: "Print JSON (the shapes are in icarectl(1), section JSON OUTPUT).")
+    static let jsonOption = OptionSpec("json", help: tr("Print JSON (the shapes are in icarectl(1), section JSON OUTPUT)."))
 
     /// Every command, in the order help lists them.
     public static let commands: [CommandSpec] = [
-        CommandSpec("status", summary: "Show the state, the next break and today's breaks (the default command)",
-                    discussion: "Shows the state, when the next break is due, today's completed and skipped breaks, and do not disturb. "
-                        + "For status bars, --format waybar prints waybar's JSON and --format plain one short line; "
-                        + "with --follow it keeps running and prints a new line on every change and every minute.",
+        CommandSpec("status", summary: tr("Show the state, the next break and today's breaks (the default command)"),
+                    discussion: tr("Shows the state, when the next break is due, today's completed and skipped breaks, and do not disturb. For status bars, --format waybar prints waybar's JSON and --format plain one short line; with --follow it keeps running and prints a new line on every change and every minute."),
                     options: [
                         OptionSpec("format", value: "FORMAT", values: StatusFormat.allCases.map(\.rawValue),
-                                   help: "text (the default), plain (one line for i3blocks or polybar), waybar or json."),
+                                   help: tr("text (the default), plain (one line for i3blocks or polybar), waybar or json.")),
                         jsonOption,
-                        OptionSpec("follow", help: "Keep running: a new line on every change and every minute."),
+                        OptionSpec("follow", help: tr("Keep running: a new line on every change and every minute.")),
                     ],
                     examples: ["icarectl", "icarectl status --format waybar --follow"],
                     validate: validateStatus),
-        CommandSpec("start", summary: "Start a break now",
-                    discussion: "Starts the break countdown now, whatever the state (except during a break).",
+        CommandSpec("start", summary: tr("Start a break now"),
+                    discussion: tr("Starts the break countdown now, whatever the state (except during a break)."),
                     validate: { _ throws(CLIError) in .start }),
-        CommandSpec("snooze", summary: "Postpone the reminder",
-                    discussion: "Postpones the due or next reminder. Without a duration, by the configured SnoozeDuration.",
+        CommandSpec("snooze", summary: tr("Postpone the reminder"),
+                    discussion: tr("Postpones the due or next reminder. Without a duration, by the configured SnoozeDuration."),
                     arguments: [ArgumentSpec("DURATION", optional: true, values: ["5m", "10m", "15m"], help: durationHelp)],
                     examples: ["icarectl snooze", "icarectl snooze 10m"],
                     validate: validateSnooze),
-        CommandSpec("skip", summary: "Skip the due or upcoming break",
-                    discussion: "Skips the due, snoozed or running break; the next one comes a full interval from now.",
+        CommandSpec("skip", summary: tr("Skip the due or upcoming break"),
+                    discussion: tr("Skips the due, snoozed or running break; the next one comes a full interval from now."),
                     validate: { _ throws(CLIError) in .skip }),
-        CommandSpec("pause", summary: "Pause reminders until you resume, for a while, or until a time",
-                    discussion: "Without an argument, reminders stay off until 'icarectl resume'. "
-                        + "With a duration, for that long; with 'until HH:MM', until the next time the clock shows it (at most a day).",
+        CommandSpec("pause", summary: tr("Pause reminders until you resume, for a while, or until a time"),
+                    discussion: tr("Without an argument, reminders stay off until 'icarectl resume'. With a duration, for that long; with 'until HH:MM', until the next time the clock shows it (at most a day)."),
                     arguments: [ArgumentSpec("DURATION | until HH:MM", optional: true, values: ["30m", "1h", "until"],
-                                             help: durationHelp + " Or 'until' and a local time, 24-hour, e.g. until 17:30.")],
+                                             help: tr("A duration such as 90s, 5m or 1h30m (a bare number is seconds). Or 'until' and a local time, 24-hour, e.g. until 17:30."))],
                     maxPositionals: 2,
                     examples: ["icarectl pause", "icarectl pause 1h", "icarectl pause until 13:30"],
                     validate: validatePause),
-        CommandSpec("resume", summary: "Resume reminders after a pause",
-                    discussion: "Ends a pause you started; a full interval starts now. Pauses for do not disturb or a locked screen end by themselves.",
+        CommandSpec("resume", summary: tr("Resume reminders after a pause"),
+                    discussion: tr("Ends a pause you started; a full interval starts now. Pauses for do not disturb or a locked screen end by themselves."),
                     validate: { _ throws(CLIError) in .resume }),
-        CommandSpec("history", summary: "List a day's breaks, or chart the last days",
-                    discussion: "Lists the breaks of a day with their times and outcomes (today when no day is given), "
-                        + "or with --days N draws a bar per day of completed and skipped breaks.",
+        CommandSpec("history", summary: tr("List a day's breaks, or chart the last days"),
+                    discussion: tr("Lists the breaks of a day with their times and outcomes (today when no day is given), or with --days N draws a bar per day of completed and skipped breaks."),
                     arguments: [ArgumentSpec("today | yesterday | YYYY-MM-DD", optional: true, values: ["today", "yesterday"],
-                                             help: "The day to list.")],
-                    options: [OptionSpec("days", value: "N", values: ["7", "14", "30"], help: "Chart the last N days, today included (1–366)."),
+                                             help: tr("The day to list."))],
+                    options: [OptionSpec("days", value: "N", values: ["7", "14", "30"], help: tr("Chart the last N days, today included (1–366).")),
                               jsonOption],
                     examples: ["icarectl history", "icarectl history 2024-11-29", "icarectl history --days 7"],
                     validate: validateHistory),
-        CommandSpec("get", summary: "Show the settings, or one of them",
-                    discussion: "Prints every setting, or the value of one in the form 'set' accepts. Names ignore case.",
-                    arguments: [ArgumentSpec("KEY", optional: true, values: keyNames, help: "A setting: " + keyNames.joined(separator: ", ") + ".")],
+        CommandSpec("get", summary: tr("Show the settings, or one of them"),
+                    discussion: tr("Prints every setting, or the value of one in the form 'set' accepts. Names ignore case."),
+                    arguments: [ArgumentSpec("KEY", optional: true, values: keyNames, help: tr("A setting: %s.", keyNames.joined(separator: ", ")))],
                     options: [jsonOption],
                     examples: ["icarectl get", "icarectl get interval"],
                     validate: validateGet),
-        CommandSpec("set", summary: "Change a setting",
-                    discussion: "Changes a setting; the service checks it, saves it to its config file and applies it at once. "
+        CommandSpec("set", summary: tr("Change a setting"),
+                    discussion: tr("Changes a setting; the service checks it, saves it to its config file and applies it at once.") + " "
                         + allowedSentences,
-                    arguments: [ArgumentSpec("KEY", values: keyNames, help: "A setting: " + keyNames.joined(separator: ", ") + "."),
-                                ArgumentSpec("VALUE", help: "A duration (20m), true or false, HH:MM-HH:MM or always, or pause, defer or ignore.")],
+                    arguments: [ArgumentSpec("KEY", values: keyNames, help: tr("A setting: %s.", keyNames.joined(separator: ", "))),
+                                ArgumentSpec("VALUE", help: tr("A duration (20m), true or false, HH:MM-HH:MM or always, or pause, defer or ignore."))],
                     examples: ["icarectl set interval 25m", "icarectl set activehours 09:00-17:30", "icarectl set dndpolicy defer"],
                     validate: validateSet),
-        CommandSpec("watch", summary: "A live full-screen view of the countdown (q to leave)",
-                    discussion: "Shows the countdown to the next break, the break's own countdown while it runs, today's breaks and the state, "
-                        + "redrawn every second and at once on every change. Keys: s start a break, z snooze, k skip, p pause or resume, q quit.",
+        CommandSpec("watch", summary: tr("A live full-screen view of the countdown (q to leave)"),
+                    discussion: tr("Shows the countdown to the next break, the break's own countdown while it runs, today's breaks and the state, redrawn every second and at once on every change. Keys: s start a break, z snooze, k skip, p pause or resume, q quit."),
                     validate: { _ throws(CLIError) in .watch }),
-        CommandSpec("monitor", summary: "Print a timestamped line for every signal and property change",
-                    discussion: "Prints one line per signal and per changed property until interrupted, and notes when the service starts or stops.",
+        CommandSpec("monitor", summary: tr("Print a timestamped line for every signal and property change"),
+                    discussion: tr("Prints one line per signal and per changed property until interrupted, and notes when the service starts or stops."),
                     options: [jsonOption],
                     examples: ["icarectl monitor", "icarectl monitor --json | jq ."],
                     validate: { p throws(CLIError) in .monitor(json: p.flags.contains("json")) }),
-        CommandSpec("help", summary: "Show help for a command",
-                    discussion: "Shows the help of a command, or the list of commands.",
-                    arguments: [ArgumentSpec("COMMAND", optional: true, values: [], help: "A command.")],
+        CommandSpec("help", summary: tr("Show help for a command"),
+                    discussion: tr("Shows the help of a command, or the list of commands."),
+                    arguments: [ArgumentSpec("COMMAND", optional: true, values: [], help: tr("A command."))],
                     validate: validateHelp),
     ]
 

@@ -1,6 +1,7 @@
 import DBusKit
 import SystemdKit
 import ReminderCore
+import Localization
 
 /// `status --follow`: one long-lived process that prints a new status line
 /// (or block) on every change and every minute. It listens to the service's
@@ -18,7 +19,7 @@ final class FollowSession {
     init(context: RunContext, format: StatusFormat) throws(CLIError) {
         self.context = context
         self.format = format
-        do { loop = try EventLoop() } catch { throw .failure("Could not create the event loop: \(error).") }
+        do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
         feed = try LiveFeed(loop: loop)
     }
 
@@ -30,7 +31,7 @@ final class FollowSession {
             emitter = try loop.addDefer { [unowned self] in self.emit() }
             emitter?.setEnabled(.off)
         } catch {
-            throw .failure("Could not set up the event loop: \(error).")
+            throw .failure(tr("Could not set up the event loop: %s.", error))
         }
         feed.onEvent = { [unowned self] event in
             if case .snapshot = event { self.ready = true }
@@ -39,12 +40,12 @@ final class FollowSession {
             if self.ready { self.emitter?.setEnabled(.oneshot) }
         }
         feed.onDisconnect = { [unowned self] in
-            self.context.err.write("The connection to the session bus was lost.\n")
+            self.context.err.write(tr("The connection to the session bus was lost.") + "\n")
             self.status = ExitStatus.failure
             self.loop.exit(ExitStatus.failure)
         }
         feed.start()
-        do { _ = try loop.run() } catch { throw .failure("The event loop failed: \(error).") }
+        do { _ = try loop.run() } catch { throw .failure(tr("The event loop failed: %s.", error)) }
         return status
     }
 

@@ -1,30 +1,32 @@
+import Localization
+
 /// `--help` texts, generated from `CommandTable`.
 public enum HelpText {
     /// The overview: what iCare is, the commands, the top-level options.
     public static func overview() -> String {
-        var out = "icarectl: control iCare, the 20-20-20 eye-break reminder\n\n"
+        var out = "icarectl: " + CommandTable.summary + "\n\n"
         out += wrap(CommandTable.about, width: 78) + "\n\n"
-        out += "Usage: icarectl [COMMAND] [OPTIONS]\n\n"
-        out += "Commands:\n"
+        out += tr("Usage: %s", "icarectl [COMMAND] [OPTIONS]") + "\n\n"
+        out += tr("Commands:") + "\n"
         out += table(CommandTable.commands.map { ($0.name, $0.summary) })
-        out += "\nOptions:\n"
+        out += "\n" + tr("Options:") + "\n"
         out += table((CommandTable.topLevelOptions + CommandTable.commonOptions).map { ($0.synopsis, $0.help) })
-        out += "\nSee 'icarectl COMMAND --help' for a command's arguments and options.\n"
-        out += "Exit status: 0 success, 1 failure, 64 usage error.\n"
+        out += "\n" + tr("See 'icarectl COMMAND --help' for a command's arguments and options.") + "\n"
+        out += tr("Exit status: 0 success, 1 failure, 64 usage error.") + "\n"
         return out
     }
 
     /// One command's help.
     public static func command(_ spec: CommandSpec) -> String {
         var out = "icarectl \(spec.name): \(spec.summary)\n\n"
-        out += "Usage: \(spec.usage)\n\n"
+        out += tr("Usage: %s", spec.usage) + "\n\n"
         out += wrap(spec.discussion, width: 78) + "\n"
         if !spec.arguments.isEmpty {
-            out += "\nArguments:\n" + table(spec.arguments.map { ($0.name, $0.help) })
+            out += "\n" + tr("Arguments:") + "\n" + table(spec.arguments.map { ($0.name, $0.help) })
         }
-        out += "\nOptions:\n" + table(spec.allOptions.map { ($0.synopsis, $0.help) })
+        out += "\n" + tr("Options:") + "\n" + table(spec.allOptions.map { ($0.synopsis, $0.help) })
         if !spec.examples.isEmpty {
-            out += "\nExamples:\n" + spec.examples.map { "  " + $0 + "\n" }.joined()
+            out += "\n" + tr("Examples:") + "\n" + spec.examples.map { "  " + $0 + "\n" }.joined()
         }
         return out
     }
@@ -32,9 +34,9 @@ public enum HelpText {
     /// The short usage shown under a usage error.
     public static func usageHint(for command: String?) -> String {
         if let command, let spec = CommandTable.command(command) {
-            return "Usage: \(spec.usage)\nSee 'icarectl \(command) --help'.\n"
+            return tr("Usage: %s", spec.usage) + "\n" + tr("See 'icarectl %s --help'.", command) + "\n"
         }
-        return "Usage: icarectl [COMMAND] [OPTIONS]\nSee 'icarectl --help' for the commands.\n"
+        return tr("Usage: %s", "icarectl [COMMAND] [OPTIONS]") + "\n" + tr("See 'icarectl --help' for the commands.") + "\n"
     }
 
     /// Two columns, the second wrapped and aligned.

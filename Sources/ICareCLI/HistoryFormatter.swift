@@ -1,4 +1,5 @@
 import ReminderCore
+import Localization
 
 /// One local day's tally for the chart.
 public struct HistoryDay: Equatable, Sendable {
@@ -46,19 +47,33 @@ public struct HistoryFormatter: Sendable {
 
     /// `history today` / `history 2024-11-29`.
     public func list(_ records: [BreakRecord], on date: LocalDate, isToday: Bool) -> String {
-        let day = date.weekdayName + " " + date.description
-        guard !records.isEmpty else { return "No breaks on \(day)\(isToday ? " yet" : "").\n" }
-        var out = "Breaks on \(day):\n"
-        for r in records {
-            let name = r.outcome.rawValue
+        let day = date.localized
+        guard !records.isEmpty else {
+            return (isToday ? tr("No breaks on %s yet.", day) : tr("No breaks on %s.", day)) + "\n"
+        }
+        var out = tr("Breaks on %s:", day) + "\n"
+        let names = records.map { outcomeName($0.outcome) }
+        let nameWidth = max(9, names.map(\.count).max() ?? 0)
+        for (r, name) in zip(records, names) {
             let coloured = r.outcome == .skipped ? style.yellow(name) : r.outcome.countsAsCompleted ? style.green(name) : name
             let rested = r.outcome == .skipped || r.seconds == 0
-                ? "" : String(repeating: " ", count: max(0, 9 - name.count)) + "  " + TimeText.span(Int64(r.seconds))
+                ? "" : String(repeating: " ", count: max(0, nameWidth - name.count)) + "  " + TimeText.span(Int64(r.seconds))
             out += "  " + time.clockSeconds(r.at) + "  " + coloured + rested + "\n"
         }
         let t = tally(records, days: [date])[0]
-        out += "Total: \(t.completed) completed, \(t.skipped) skipped\n"
+        out += tr("Total: %d completed, %d skipped", t.completed, t.skipped) + "\n"
         return out
+    }
+
+    /// An outcome in the person's language; one this version does not know, as sent.
+    func outcomeName(_ outcome: Outcome) -> String {
+        switch outcome {
+        // TRANSLATORS: how a break ended, in `icarectl history`.
+        case .completed: return trc("outcome", "completed")
+        case .skipped: return trc("outcome", "skipped")
+        case .natural: return trc("outcome", "natural")
+        default: return outcome.rawValue
+        }
     }
 
     // MARK: several days
@@ -77,17 +92,19 @@ public struct HistoryFormatter: Sendable {
             return (c, max(total - c, t.skipped > 0 ? 1 : 0))
         }
         let width = tallies.map { let (c, s) = columns($0); return c + s }.max() ?? 0
-        var out = "Breaks, last \(tallies.count) day\(tallies.count == 1 ? "" : "s") (█ completed, ░ skipped):\n"
+        var out = trn("Breaks, last %d day (█ completed, ░ skipped):", "Breaks, last %d days (█ completed, ░ skipped):",
+                      tallies.count, tallies.count) + "\n"
         for t in tallies {
             let (c, s) = columns(t)
             let bar = style.green(String(repeating: "█", count: c)) + style.yellow(String(repeating: "░", count: s))
                 + String(repeating: " ", count: width - c - s)
-            out += t.date.weekdayName + " " + t.date.description + "  " + bar + (width > 0 ? "  " : "")
-                + "\(t.completed) completed, \(t.skipped) skipped\n"
+            out += t.date.localized + "  " + bar + (width > 0 ? "  " : "")
+                + tr("%d completed, %d skipped", t.completed, t.skipped) + "\n"
         }
         let done = tallies.reduce(0) { $0 + $1.completed }, skipped = tallies.reduce(0) { $0 + $1.skipped }
-        out += "Total: \(done) completed, \(skipped) skipped"
-        if done + skipped > 0 { out += " (\(done * 100 / (done + skipped))% completed)" }
+        out += done + skipped > 0
+            ? tr("Total: %d completed, %d skipped (%d%% completed)", done, skipped, done * 100 / (done + skipped))
+            : tr("Total: %d completed, %d skipped", done, skipped)
         return out + "\n"
     }
 

@@ -1,4 +1,5 @@
 import ReminderCore
+import Localization
 
 /// A day of the proleptic Gregorian calendar, without a time zone:
 /// `2024-11-29`. Day arithmetic is pure (no clock, no time zone).
@@ -38,8 +39,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// 0 = Sunday … 6 = Saturday.
     public var weekday: Int { ((daysSinceEpoch % 7) + 7 + 4) % 7 }
 
-    /// `Mon`, `Tue`, …
-    public var weekdayName: String { ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday] }
+    /// With its weekday, as the person's locale writes dates: `Mon 2024-12-02`
+    /// in C, `ma 02-12-2024` in nl_NL.
+    public var localized: String { LocaleTime.date(year: year, month: month, day: day, weekday: weekday) }
 
     public var description: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
 

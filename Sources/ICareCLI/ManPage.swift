@@ -1,31 +1,38 @@
+import Localization
+
 /// The `icarectl(1)` man page in roff, generated from `CommandTable`
 /// (`icarectl --generate-manual > icarectl.1`).
 public enum ManPage {
     public static func render() -> String {
-        var out = ".TH ICARECTL 1 \"\" \"icare \(CommandTable.version)\" \"User Commands\"\n"
-        out += ".SH NAME\nicarectl \\- control iCare, the 20-20-20 eye-break reminder\n"
-        out += ".SH SYNOPSIS\n.B icarectl\n[\\fICOMMAND\\fR] [\\fIOPTIONS\\fR]\n"
-        out += ".SH DESCRIPTION\n" + esc(CommandTable.about) + "\nWithout a command, \\fBicarectl\\fR prints the status.\n"
-        out += ".SH COMMANDS\n"
+        // TRANSLATORS: the man page's section titles, in capitals as man pages write them.
+        var out = ".TH ICARECTL 1 \"\" \"icare \(CommandTable.version)\" \"" + tr("User Commands") + "\"\n"
+        out += ".SH " + tr("NAME") + "\nicarectl \\- " + esc(CommandTable.summary) + "\n"
+        out += ".SH " + tr("SYNOPSIS") + "\n.B icarectl\n[\\fICOMMAND\\fR] [\\fIOPTIONS\\fR]\n"
+        out += ".SH " + tr("DESCRIPTION") + "\n" + esc(CommandTable.about) + "\n"
+            + esc(tr("Without a command, %s prints the status.", "\u{1}icarectl\u{2}")).bold + "\n"
+        out += ".SH " + tr("COMMANDS") + "\n"
         for spec in CommandTable.commands {
             out += ".TP\n.B " + esc(spec.usage.dropFirstWord) + "\n" + esc(spec.discussion) + "\n"
             for a in spec.arguments { out += ".RS\n.TP\n.I " + esc(a.name) + "\n" + esc(a.help) + "\n.RE\n" }
             for o in spec.options { out += ".RS\n.TP\n.B " + esc(o.synopsis) + "\n" + esc(o.help) + "\n.RE\n" }
         }
-        out += ".SH OPTIONS\n"
+        out += ".SH " + tr("OPTIONS") + "\n"
         for o in CommandTable.topLevelOptions + CommandTable.commonOptions {
             out += ".TP\n.B " + esc(o.synopsis) + "\n" + esc(o.help) + "\n"
         }
-        out += ".SH JSON OUTPUT\nEvery reading command prints one JSON object per line. Keys keep their order; new keys may be added at the end. "
-        out += "Times come as \\fIname\\fR (ISO 8601 local time with offset, null when none) and \\fIname\\fR_us (microseconds since the epoch, 0 when none).\n"
+        out += ".SH " + tr("JSON OUTPUT") + "\n"
+            + esc(tr("Every reading command prints one JSON object per line. Keys keep their order; new keys may be added at the end. Times come as NAME (ISO 8601 local time with offset, null when none) and NAME_us (microseconds since the epoch, 0 when none).")) + "\n"
         for (title, shape) in JSONShapes.summary { out += ".TP\n.B " + esc(title) + "\n" + esc(shape) + "\n" }
-        out += ".SH STATUS BARS\nwaybar: a custom module with \\fB\"exec\": \"icarectl status \\-\\-format waybar \\-\\-follow\"\\fR and \\fB\"return-type\": \"json\"\\fR. "
-        out += "i3blocks or polybar: \\fBicarectl status \\-\\-format plain \\-\\-follow\\fR. One long-lived process; it listens for changes instead of polling.\n"
-        out += ".SH EXIT STATUS\n0 on success, 1 on failure (including when the service is not running), 64 on a usage error.\n"
-        out += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nWhen set and not empty, no colour.\n.TP\n.B DBUS_SESSION_BUS_ADDRESS\nThe session bus to use.\n"
-        out += ".SH EXAMPLES\n"
+        out += ".SH " + tr("STATUS BARS") + "\n"
+            + esc(tr("waybar: a custom module with %s and %s. i3blocks or polybar: %s. One long-lived process; it listens for changes instead of polling.",
+                     "\u{1}\"exec\": \"icarectl status --format waybar --follow\"\u{2}", "\u{1}\"return-type\": \"json\"\u{2}",
+                     "\u{1}icarectl status --format plain --follow\u{2}")).bold + "\n"
+        out += ".SH " + tr("EXIT STATUS") + "\n" + esc(tr("0 on success, 1 on failure (including when the service is not running), 64 on a usage error.")) + "\n"
+        out += ".SH " + tr("ENVIRONMENT") + "\n.TP\n.B NO_COLOR\n" + esc(tr("When set and not empty, no colour.")) + "\n"
+        out += ".TP\n.B DBUS_SESSION_BUS_ADDRESS\n" + esc(tr("The session bus to use.")) + "\n"
+        out += ".SH " + tr("EXAMPLES") + "\n"
         for spec in CommandTable.commands { for e in spec.examples { out += ".nf\n" + esc(e) + "\n.fi\n" } }
-        out += ".SH SEE ALSO\n.BR icared (8),\n.BR busctl (1),\n.BR systemctl (1)\n"
+        out += ".SH " + tr("SEE ALSO") + "\n.BR icared (8),\n.BR busctl (1),\n.BR systemctl (1)\n"
         return out
     }
 
@@ -38,6 +45,10 @@ public enum ManPage {
 }
 
 extension String {
+    /// Text between U+0001 and U+0002 in bold (`\fB…\fR`): how a translated
+    /// sentence marks the command names in it without roff in the catalog.
+    var bold: String { replacingAll("\u{1}", with: "\\fB").replacingAll("\u{2}", with: "\\fR") }
+
     /// `icarectl status [--json]` → `status [--json]`.
     var dropFirstWord: String {
         guard let space = firstIndex(of: " ") else { return self }

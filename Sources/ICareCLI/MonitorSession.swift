@@ -1,6 +1,7 @@
 import DBusKit
 import SystemdKit
 import ReminderCore
+import Localization
 
 /// `monitor`: one timestamped line per signal, per changed property, and
 /// when the service starts or stops.
@@ -14,25 +15,25 @@ final class MonitorSession {
     init(context: RunContext, json: Bool) throws(CLIError) {
         self.context = context
         self.json = json
-        do { loop = try EventLoop() } catch { throw .failure("Could not create the event loop: \(error).") }
+        do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
         feed = try LiveFeed(loop: loop)
     }
 
     func run() throws(CLIError) -> Int32 {
-        do { try loop.exitOnTerminationSignals() } catch { throw .failure("Could not set up the event loop: \(error).") }
+        do { try loop.exitOnTerminationSignals() } catch { throw .failure(tr("Could not set up the event loop: %s.", error)) }
         let f = MonitorFormatter(time: context.time, style: context.style)
         feed.onEvent = { [unowned self] event in
             let lines = self.json ? f.json(event, at: self.context.now()).map { $0.text } : f.text(event, at: self.context.now())
             for line in lines where !self.context.out.write(line + "\n") { self.loop.exit(ExitStatus.ok) }
         }
         feed.onDisconnect = { [unowned self] in
-            self.context.err.write("The connection to the session bus was lost.\n")
+            self.context.err.write(tr("The connection to the session bus was lost.") + "\n")
             self.status = ExitStatus.failure
             self.loop.exit(ExitStatus.failure)
         }
-        if context.err.isTerminal { context.err.write("Watching org.icare.Reminder; Ctrl-C to stop.\n") }
+        if context.err.isTerminal { context.err.write(tr("Watching %s; Ctrl-C to stop.", "org.icare.Reminder") + "\n") }
         feed.start()
-        do { _ = try loop.run() } catch { throw .failure("The event loop failed: \(error).") }
+        do { _ = try loop.run() } catch { throw .failure(tr("The event loop failed: %s.", error)) }
         return status
     }
 }

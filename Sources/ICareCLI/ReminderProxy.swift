@@ -1,6 +1,7 @@
 import DBusKit
 import SystemdKit
 import ReminderCore
+import Localization
 
 /// The names of the service on the bus.
 public enum ReminderBus {
@@ -9,7 +10,7 @@ public enum ReminderBus {
     public static let interface = InterfaceName("org.icare.Reminder")
 
     /// The sentence shown when the service is neither running nor activatable.
-    public static let notRunning = "iCare is not running; start it with 'systemctl --user start icared' (or run 'icared')."
+    public static var notRunning: String { tr("iCare is not running; start it with 'systemctl --user start icared' (or run 'icared').") }
 
     /// Turns a D-Bus error into the one sentence a person sees.
     public static func explain(_ e: DBusError) -> CLIError {
@@ -17,11 +18,11 @@ public enum ReminderBus {
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
             return .failure(notRunning)
         case _ where e.name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
-            return .failure("iCare could not be started by the bus (\(e.message)); try 'systemctl --user start icared' and see 'journalctl --user -u icared'.")
+            return .failure(tr("iCare could not be started by the bus (%s); try 'systemctl --user start icared' and see 'journalctl --user -u icared'.", e.message))
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
-            return .failure("iCare did not answer in time.")
+            return .failure(tr("iCare did not answer in time."))
         case "org.freedesktop.DBus.Error.Disconnected":
-            return .failure("The connection to the session bus was lost.")
+            return .failure(tr("The connection to the session bus was lost."))
         default:
             return .failure(e.message.isEmpty ? e.name : e.message)
         }
@@ -50,7 +51,7 @@ public final class ReminderProxy {
         do {
             return try Connection(bus: .session, loop: loop)
         } catch {
-            throw .failure("Could not reach the session bus (\(error.message.isEmpty ? error.name : error.message)); iCare runs on your desktop session's bus.")
+            throw .failure(tr("Could not reach the session bus (%s); iCare runs on your desktop session's bus.", error.message.isEmpty ? error.name : error.message))
         }
     }
 
@@ -71,7 +72,7 @@ public final class ReminderProxy {
     /// Every property (`Properties.GetAll`).
     public func getAll() throws(CLIError) -> [String: DBusValue] {
         let reply = try send(ReminderBus.propertiesCall("GetAll", [.string(ReminderBus.interface.rawValue)]))
-        guard let dict = reply.first?.stringDictionary else { throw .failure("iCare sent an unexpected reply to GetAll.") }
+        guard let dict = reply.first?.stringDictionary else { throw .failure(tr("iCare sent an unexpected reply to %s.", "GetAll")) }
         return dict
     }
 
@@ -81,7 +82,7 @@ public final class ReminderProxy {
     /// One property (`Properties.Get`).
     public func get(_ property: String) throws(CLIError) -> DBusValue {
         let reply = try send(ReminderBus.propertiesCall("Get", [.string(ReminderBus.interface.rawValue), .string(property)]))
-        guard let v = reply.first else { throw .failure("iCare sent an unexpected reply to Get.") }
+        guard let v = reply.first else { throw .failure(tr("iCare sent an unexpected reply to %s.", "Get")) }
         return v.unwrapped
     }
 

@@ -1,6 +1,7 @@
 import DBusKit
 import SystemdKit
 import ReminderCore
+import Localization
 
 /// What a command needs from the outside world: the clock, the local
 /// calendar, where to write, whether to colour, the environment.
@@ -46,37 +47,39 @@ struct Runner {
         case .start:
             try proxy.call("StartBreak")
             let ends = Timestamp(clamping: (try? proxy.get("BreakEnds").uint64) ?? 0)
-            say("Break started: look at something about 20 feet (6 m) away"
-                + (ends > 0 ? " until " + time.clockSeconds(ends) : "") + ".\n")
+            say((ends > 0 ? tr("Break started: look at something about 20 feet (6 m) away until %s.", time.clockSeconds(ends))
+                 : tr("Break started: look at something about 20 feet (6 m) away.")) + "\n")
         case .snooze(let seconds):
             let until = try untilReply(proxy.call("Snooze", [.uint32(seconds)]))
-            say("Snoozed until " + time.clock(until, relativeTo: now) + ".\n")
+            say(tr("Snoozed until %s.", time.clock(until, relativeTo: now)) + "\n")
         case .skip:
             try proxy.call("Skip")
             let next = Timestamp(clamping: (try? proxy.get("NextBreak").uint64) ?? 0)
-            say("Skipped" + (next > 0 ? "; the next break is at " + time.clock(next, relativeTo: now) : "") + ".\n")
+            say((next > 0 ? tr("Skipped; the next break is at %s.", time.clock(next, relativeTo: now)) : tr("Skipped.")) + "\n")
         case .pause(let length):
             let seconds = try pauseSeconds(length, now: now)
             let until = try untilReply(proxy.call("Pause", [.uint32(seconds)]))
-            say(until > 0 ? "Paused until " + time.clock(until, relativeTo: now) + ".\n"
-                : "Paused until you resume ('icarectl resume').\n")
+            say((until > 0 ? tr("Paused until %s.", time.clock(until, relativeTo: now))
+                 : tr("Paused until you resume ('icarectl resume').")) + "\n")
         case .resume:
             try proxy.call("Resume")
             let s = try proxy.status()
             if s.state == "paused" {
-                let why = s.pauseReason == "dnd" ? "do not disturb is on" : s.pauseReason == "locked" ? "the screen is locked" : "another pause holds"
-                say("Reminders stay paused while \(why).\n")
+                let why = s.pauseReason == "dnd" ? tr("Reminders stay paused while do not disturb is on.")
+                    : s.pauseReason == "locked" ? tr("Reminders stay paused while the screen is locked.")
+                    : tr("Reminders stay paused while another pause holds.")
+                say(why + "\n")
             } else if s.nextBreak > 0, s.state == "waiting" {
-                say("Resumed; the next break is at " + time.clock(s.nextBreak, relativeTo: now) + ".\n")
+                say(tr("Resumed; the next break is at %s.", time.clock(s.nextBreak, relativeTo: now)) + "\n")
             } else {
-                say("Resumed.\n")
+                say(tr("Resumed.") + "\n")
             }
         case .history(let range, let json):
             try history(range, json: json, now: now)
         case .get(let key, let json):
             var settings: [SettingKey: SettingValue] = [:]
             if let key {
-                guard let v = SettingValue(dbus: try proxy.get(key.name)) else { throw .failure("iCare sent an unexpected value for \(key.name).") }
+                guard let v = SettingValue(dbus: try proxy.get(key.name)) else { throw .failure(tr("iCare sent an unexpected value for %s.", key.name)) }
                 settings[key] = v
                 say(json ? SettingsFormatter.json(settings).text + "\n" : SettingsFormatter.text(key, v) + "\n")
             } else {
@@ -85,7 +88,7 @@ struct Runner {
             }
         case .set(let key, let value):
             try proxy.set(key, value)
-            say("\(key.name) is now \(SettingsFormatter.text(key, value)).\n")
+            say(tr("%s is now %s.", key.name, SettingsFormatter.text(key, value)) + "\n")
         default:
             preconditionFailure("not a one-shot command: \(command)")
         }
@@ -94,7 +97,7 @@ struct Runner {
     func say(_ text: String) { context.out.write(text) }
 
     func untilReply(_ reply: [DBusValue]) throws(CLIError) -> Timestamp {
-        guard let t = reply.first?.uint64 else { throw .failure("iCare sent an unexpected reply.") }
+        guard let t = reply.first?.uint64 else { throw .failure(tr("iCare sent an unexpected reply.")) }
         return Timestamp(clamping: t)
     }
 
@@ -111,7 +114,7 @@ struct Runner {
     static func secondsUntil(_ t: TimeOfDay, now: Timestamp, calendar: LocalZone) throws(CLIError) -> UInt32 {
         let target = calendar.next(t, after: now)
         let seconds = TimeText.secondsUntil(target, from: now)
-        guard seconds <= 86_400 else { throw .failure("\(t) is more than a day away (the clock changes tonight); pause for a duration instead.") }
+        guard seconds <= 86_400 else { throw .failure(tr("%s is more than a day away (the clock changes tonight); pause for a duration instead.", t)) }
         return UInt32(seconds)
     }
 

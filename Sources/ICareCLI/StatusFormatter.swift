@@ -1,4 +1,5 @@
 import ReminderCore
+import Localization
 
 /// Renders a `ServiceStatus` at a moment: the human block, the one-line
 /// status-bar text, waybar's JSON and the `--json` shape.
@@ -14,62 +15,70 @@ public struct StatusFormatter: Sendable {
 
     /// The block `icarectl status` prints (ends with a newline).
     public func text(_ s: ServiceStatus, now: Timestamp) -> String {
-        var rows: [(String, String)] = [("State", style.state(s.state, stateWords(s, now: now)))]
+        // TRANSLATORS: the labels of `icarectl status`, each followed by a colon.
+        var rows: [(String, String)] = [(tr("State"), style.state(s.state, stateWords(s, now: now)))]
         if s.state == "break", s.breakEnds > 0 {
-            rows.append(("Break ends", time.clockSeconds(s.breakEnds) + ", in " + TimeText.span(TimeText.secondsUntil(s.breakEnds, from: now))))
+            rows.append((tr("Break ends"), tr("%s, in %s", time.clockSeconds(s.breakEnds), TimeText.span(TimeText.secondsUntil(s.breakEnds, from: now)))))
         }
-        if s.state == "paused" { rows.append(("Paused until", pausedUntilWords(s, now: now))) }
-        rows.append(("Next break", nextBreakWords(s, now: now)))
-        rows.append(("Today", todayWords(s)))
-        rows.append(("Do not disturb", s.doNotDisturb ? "on" + (s.doNotDisturbSource.isEmpty ? "" : " (\(s.doNotDisturbSource))") : "off"))
+        if s.state == "paused" { rows.append((tr("Paused until"), pausedUntilWords(s, now: now))) }
+        rows.append((tr("Next break"), nextBreakWords(s, now: now)))
+        rows.append((tr("Today"), todayWords(s)))
+        rows.append((tr("Do not disturb"), dndWords(s)))
         let width = rows.map(\.0.count).max()! + 2
-        return rows.map { ($0.0 + ":").padding(to: width) + $0.1 + "\n" }.joined()
+        return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined()
     }
 
     func stateWords(_ s: ServiceStatus, now: Timestamp) -> String {
         switch s.state {
-        case "due": return "due: time to rest your eyes"
-        case "break": return "on a break"
+        case "due": return tr("due: time to rest your eyes")
+        case "break": return tr("on a break")
         case "paused":
             switch s.pauseReason {
-            case "user": return "paused by you"
-            case "dnd": return "paused while do not disturb is on"
-            case "locked": return "paused while the screen is locked"
-            case "": return "paused"
-            default: return "paused (\(s.pauseReason))"
+            case "user": return tr("paused by you")
+            case "dnd": return tr("paused while do not disturb is on")
+            case "locked": return tr("paused while the screen is locked")
+            case "": return tr("paused")
+            default: return tr("paused (%s)", s.pauseReason)
             }
         case "inactive":
             let today = time.calendar.local(now).date
             if s.settings[.weekdaysOnly] == .bool(true), today.weekday == 0 || today.weekday == 6 {
-                return "inactive (weekend)"
+                return tr("inactive (weekend)")
             }
-            return "inactive (outside the active hours)"
+            return tr("inactive (outside the active hours)")
         default: return s.state
         }
     }
 
     func pausedUntilWords(_ s: ServiceStatus, now: Timestamp) -> String {
         if s.pausedUntil > 0 {
-            return time.clock(s.pausedUntil, relativeTo: now) + ", in " + TimeText.span(TimeText.secondsUntil(s.pausedUntil, from: now))
+            return tr("%s, in %s", time.clock(s.pausedUntil, relativeTo: now), TimeText.span(TimeText.secondsUntil(s.pausedUntil, from: now)))
         }
         switch s.pauseReason {
-        case "dnd": return "do not disturb ends"
-        case "locked": return "the screen is unlocked"
-        default: return "you resume (icarectl resume)"
+        // TRANSLATORS: completes "Paused until:".
+        case "dnd": return tr("do not disturb ends")
+        case "locked": return tr("the screen is unlocked")
+        default: return tr("you resume (icarectl resume)")
         }
     }
 
     func nextBreakWords(_ s: ServiceStatus, now: Timestamp) -> String {
-        guard s.nextBreak > 0 else { return "not scheduled" }
+        guard s.nextBreak > 0 else { return tr("not scheduled") }
         if s.state == "due" {
             let ago = s.nextBreak < now ? (now - s.nextBreak) / Micro.second : 0
-            return "due since " + time.clock(s.nextBreak, relativeTo: now) + " (" + TimeText.span(ago) + " ago)"
+            return tr("due since %s (%s ago)", time.clock(s.nextBreak, relativeTo: now), TimeText.span(ago))
         }
-        return time.clock(s.nextBreak, relativeTo: now) + ", in " + TimeText.span(TimeText.secondsUntil(s.nextBreak, from: now))
+        return tr("%s, in %s", time.clock(s.nextBreak, relativeTo: now), TimeText.span(TimeText.secondsUntil(s.nextBreak, from: now)))
     }
 
     func todayWords(_ s: ServiceStatus) -> String {
-        "\(s.completedToday) completed, \(s.skippedToday) skipped"
+        tr("%d completed, %d skipped", s.completedToday, s.skippedToday)
+    }
+
+    /// `on (gnome)`, `on`, `off`.
+    func dndWords(_ s: ServiceStatus) -> String {
+        guard s.doNotDisturb else { return trc("do not disturb", "off") }
+        return s.doNotDisturbSource.isEmpty ? trc("do not disturb", "on") : tr("on (%s)", s.doNotDisturbSource)
     }
 
     // MARK: status bars
@@ -79,11 +88,12 @@ public struct StatusFormatter: Sendable {
     public func short(_ s: ServiceStatus, now: Timestamp) -> String {
         switch s.state {
         case "waiting": return TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
-        case "snoozed": return TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now)) + " snoozed"
-        case "due": return "break due"
-        case "break": return "on break"
-        case "paused": return s.pausedUntil > 0 ? "paused " + TimeText.minutes(TimeText.secondsUntil(s.pausedUntil, from: now)) : "paused"
-        case "inactive": return "off"
+        // TRANSLATORS: status-bar texts: keep them short.
+        case "snoozed": return tr("%s snoozed", TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now)))
+        case "due": return tr("break due")
+        case "break": return tr("on break")
+        case "paused": return s.pausedUntil > 0 ? tr("paused %s", TimeText.minutes(TimeText.secondsUntil(s.pausedUntil, from: now))) : tr("paused")
+        case "inactive": return trc("status bar", "off")
         default: return s.state
         }
     }
@@ -93,19 +103,21 @@ public struct StatusFormatter: Sendable {
         let next = s.nextBreak > 0 ? time.clock(s.nextBreak, relativeTo: now) : ""
         let inMinutes = TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
         switch s.state {
-        case "waiting": return "Next break at \(next), in \(inMinutes)"
-        case "snoozed": return "Snoozed: next break at \(next), in \(inMinutes)"
-        case "due": return "Time for a break: look at something 20 feet (6 m) away for \(s.breakDuration) seconds"
-        case "break": return "On a break until " + time.clockSeconds(s.breakEnds)
+        case "waiting": return tr("Next break at %s, in %s", next, inMinutes)
+        case "snoozed": return tr("Snoozed: next break at %s, in %s", next, inMinutes)
+        case "due":
+            return trn("Time for a break: look at something 20 feet (6 m) away for %d second",
+                       "Time for a break: look at something 20 feet (6 m) away for %d seconds", Int(s.breakDuration), s.breakDuration)
+        case "break": return tr("On a break until %s", time.clockSeconds(s.breakEnds))
         case "paused":
-            let until = s.pausedUntil > 0 ? "until " + time.clock(s.pausedUntil, relativeTo: now) : "until you resume"
             switch s.pauseReason {
-            case "dnd": return "Paused while do not disturb is on"
-            case "locked": return "Paused while the screen is locked"
-            default: return "Paused \(until)"
+            case "dnd": return tr("Paused while do not disturb is on")
+            case "locked": return tr("Paused while the screen is locked")
+            default:
+                return s.pausedUntil > 0 ? tr("Paused until %s", time.clock(s.pausedUntil, relativeTo: now)) : tr("Paused until you resume")
             }
-        case "inactive": return next.isEmpty ? "Outside the active hours" : "Outside the active hours; next break \(next)"
-        default: return "State: \(s.state)"
+        case "inactive": return next.isEmpty ? tr("Outside the active hours") : tr("Outside the active hours; next break %s", next)
+        default: return tr("State: %s", s.state)
         }
     }
 
@@ -129,10 +141,10 @@ public struct StatusFormatter: Sendable {
     /// (empty text, which hides the module).
     public func waybar(_ s: ServiceStatus?, now: Timestamp) -> JSON {
         guard let s else {
-            return .object([("text", .string("")), ("alt", .string("stopped")), ("tooltip", .string("iCare is not running")),
+            return .object([("text", .string("")), ("alt", .string("stopped")), ("tooltip", .string(tr("iCare is not running"))),
                              ("class", .string("stopped")), ("percentage", .int(0))])
         }
-        let tooltip = headline(s, now: now) + "\nToday: " + todayWords(s)
+        let tooltip = headline(s, now: now) + "\n" + tr("Today: %s", todayWords(s))
         return .object([("text", .string(short(s, now: now))), ("alt", .string(s.state)), ("tooltip", .string(tooltip)),
                         ("class", .string(s.state)), ("percentage", .int(percentage(s, now: now)))])
     }

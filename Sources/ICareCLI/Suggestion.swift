@@ -1,3 +1,5 @@
+import Localization
+
 /// "Did you mean …": the nearest known word to a typo.
 public enum Suggestion {
     /// The candidate nearest to `word` by edit distance (a swap of two
@@ -19,7 +21,7 @@ public enum Suggestion {
 
     /// `" Did you mean 'status'?"`, or `""`.
     static func phrase(_ word: String, among candidates: [String], prefix: String = "") -> String {
-        nearest(word, among: candidates).map { " Did you mean '\(prefix)\($0)'?" } ?? ""
+        nearest(word, among: candidates).map { " " + tr("Did you mean '%s'?", prefix + $0) } ?? ""
     }
 
     /// Optimal-string-alignment distance: insertions, deletions,

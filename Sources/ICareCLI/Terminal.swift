@@ -1,4 +1,5 @@
 import Glibc
+import Localization
 
 /// The controlling terminal for the full-screen view: keys without echo,
 /// the alternate screen, a hidden cursor, all undone by `leave()` (idempotent,
@@ -22,7 +23,7 @@ final class Terminal {
     /// working as signals. Then the alternate screen with the cursor hidden.
     func enter() throws(CLIError) {
         var t = termios()
-        guard tcgetattr(input, &t) == 0 else { throw .failure("Could not set up the terminal: \(String(cString: strerror(errno))).") }
+        guard tcgetattr(input, &t) == 0 else { throw .failure(tr("Could not set up the terminal: %s.", String(cString: strerror(errno)))) }
         if saved == nil { saved = t }
         t.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
         t.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -30,7 +31,7 @@ final class Terminal {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(input, TCSANOW, &t) == 0 else { throw .failure("Could not set up the terminal: \(String(cString: strerror(errno))).") }
+        guard tcsetattr(input, TCSANOW, &t) == 0 else { throw .failure(tr("Could not set up the terminal: %s.", String(cString: strerror(errno)))) }
         output.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
     }
 

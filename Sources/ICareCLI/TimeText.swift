@@ -1,30 +1,33 @@
 import ReminderCore
+import Localization
 
 /// How times and spans of time are written for people and for JSON.
 public struct TimeText: Sendable {
     public let calendar: LocalZone
     public init(calendar: LocalZone) { self.calendar = calendar }
 
-    /// `14:32`.
+    /// `14:32` (`2:32 PM` where the locale has a 12-hour clock).
     public func clock(_ t: Timestamp) -> String {
         let l = calendar.local(t)
-        return pad(l.hour, 2) + ":" + pad(l.minute, 2)
+        return LocaleTime.clock(hour: l.hour, minute: l.minute)
     }
 
-    /// `14:32:05`.
+    /// `14:32:05` (`2:32:05 PM`).
     public func clockSeconds(_ t: Timestamp) -> String {
-        clock(t) + ":" + pad(calendar.local(t).second, 2)
+        let l = calendar.local(t)
+        return LocaleTime.clockSeconds(hour: l.hour, minute: l.minute, second: l.second)
     }
 
     /// The clock time, with the day when it is not today: `14:32`,
-    /// `tomorrow 09:00`, `yesterday 17:10`, `Mon 2024-12-02 09:00`.
+    /// `tomorrow 09:00`, `yesterday 17:10`, `Mon 2024-12-02 09:00` (in the
+    /// person's language and date format).
     public func clock(_ t: Timestamp, relativeTo now: Timestamp) -> String {
         let day = calendar.local(t).date, today = calendar.local(now).date
         switch day.daysSinceEpoch - today.daysSinceEpoch {
         case 0: return clock(t)
-        case 1: return "tomorrow " + clock(t)
-        case -1: return "yesterday " + clock(t)
-        default: return day.weekdayName + " " + day.description + " " + clock(t)
+        case 1: return tr("tomorrow %s", clock(t))
+        case -1: return tr("yesterday %s", clock(t))
+        default: return day.localized + " " + clock(t)
         }
     }
 
@@ -46,17 +49,21 @@ public struct TimeText: Sendable {
     /// A span for sentences: `45s`, `12m 30s`, `20m`, `1h 5m`.
     public static func span(_ seconds: Int64) -> String {
         let s = max(0, seconds)
-        if s < 60 { return "\(s)s" }
-        if s < 3600 { return s % 60 == 0 ? "\(s / 60)m" : "\(s / 60)m \(s % 60)s" }
-        let m = s % 3600 / 60
-        return m == 0 ? "\(s / 3600)h" : "\(s / 3600)h \(m)m"
+        // TRANSLATORS: short spans of time (s seconds, m minutes, h hours), as in "in 12m 30s".
+        if s < 60 { return tr("%ds", s) }
+        if s < 3600 { return s % 60 == 0 ? tr("%dm", s / 60) : tr("%dm %ds", s / 60, s % 60) }
+        return hoursAndMinutes(s / 60)
     }
 
     /// A span in whole minutes, rounded up, for status bars: `13m`, `1h 5m`.
     public static func minutes(_ seconds: Int64) -> String {
         let m = (max(0, seconds) + 59) / 60
-        if m < 60 { return "\(m)m" }
-        return m % 60 == 0 ? "\(m / 60)h" : "\(m / 60)h \(m % 60)m"
+        return m < 60 ? tr("%dm", m) : hoursAndMinutes(m)
+    }
+
+    /// `1h`, `1h 5m`: `minutes` of an hour or more.
+    static func hoursAndMinutes(_ minutes: Int64) -> String {
+        minutes % 60 == 0 ? tr("%dh", minutes / 60) : tr("%dh %dm", minutes / 60, minutes % 60)
     }
 
     /// A countdown display: `12:30`, `0:07`, `1:02:03`.

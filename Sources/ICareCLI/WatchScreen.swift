@@ -1,4 +1,5 @@
 import ReminderCore
+import Localization
 
 /// The frame of `icarectl watch`, like the iOS home screen: a headline, a big
 /// countdown, a bar that empties as time passes, then today's breaks, the
@@ -21,12 +22,13 @@ public struct WatchScreen: Sendable {
         add("iCare · 20-20-20", style.bold)
         add("")
         guard let s = status else {
-            add("iCare is not running.", style.yellow)
+            add(tr("iCare is not running."), style.yellow)
             add("")
-            add("Start it with 'systemctl --user start icared' (or run 'icared');")
-            add("this view follows it as soon as it appears.")
+            for line in tr("Start it with 'systemctl --user start icared' (or run 'icared');\nthis view follows it as soon as it appears.")
+                .split(separator: "\n") { add(String(line)) }
             add("")
-            add("q quit", style.dim)
+            // TRANSLATORS: the key stays q.
+            add(tr("q quit"), style.dim)
             return fit(lines, rows: rows, message: message)
         }
         let top = block(s, now: now)
@@ -36,12 +38,16 @@ public struct WatchScreen: Sendable {
         add(top.detail)
         add("")
         let fmt = StatusFormatter(time: time, style: .plain)
-        add("State           " + fmt.stateWords(s, now: now), { style.state(s.state, $0) })
-        add("Today           \(s.completedToday) completed, \(s.skippedToday) skipped")
-        add("Do not disturb  " + (s.doNotDisturb ? "on" + (s.doNotDisturbSource.isEmpty ? "" : " (\(s.doNotDisturbSource))") : "off"))
+        let labels = [tr("State"), tr("Today"), tr("Do not disturb")]
+        let width = labels.map(\.count).max()! + 2
+        add(labels[0].padding(to: width) + fmt.stateWords(s, now: now), { style.state(s.state, $0) })
+        add(labels[1].padding(to: width) + fmt.todayWords(s))
+        add(labels[2].padding(to: width) + fmt.dndWords(s))
         add("")
-        let pauseKey = s.state == "paused" && s.pauseReason == "user" ? "p resume" : "p pause"
-        add("s start  z snooze  k skip  \(pauseKey)  q quit", style.dim)
+        // TRANSLATORS: the keys of the watch view; the letters stay s, z, k, p and q.
+        let keys = s.state == "paused" && s.pauseReason == "user"
+            ? tr("s start  z snooze  k skip  p resume  q quit") : tr("s start  z snooze  k skip  p pause  q quit")
+        add(keys, style.dim)
         return fit(lines, rows: rows, message: message)
     }
 
@@ -64,28 +70,32 @@ public struct WatchScreen: Sendable {
         let toNext = TimeText.secondsUntil(s.nextBreak, from: now)
         switch s.state {
         case "waiting", "snoozed":
-            return Block(title: s.state == "snoozed" ? "Snoozed: next break in" : "Next break in", big: TimeText.countdown(toNext),
+            return Block(title: s.state == "snoozed" ? tr("Snoozed: next break in") : tr("Next break in"), big: TimeText.countdown(toNext),
                          remaining: fraction(toNext, of: Int64(s.interval)),
-                         detail: s.nextBreak > 0 ? "at " + time.clock(s.nextBreak, relativeTo: now) : "")
+                         detail: s.nextBreak > 0 ? tr("at %s", time.clock(s.nextBreak, relativeTo: now)) : "")
         case "due":
-            let since = s.nextBreak > 0 && s.nextBreak < now ? " since " + time.clock(s.nextBreak, relativeTo: now) : ""
-            return Block(title: "Time for a break", big: "Look at something 20 feet (6 m) away", remaining: 1,
-                         detail: "due\(since): press s to start the \(s.breakDuration)-second countdown")
+            let seconds = Int(s.breakDuration)
+            let detail = s.nextBreak > 0 && s.nextBreak < now
+                ? trn("due since %2$s: press s to start the %1$d-second countdown",
+                      "due since %2$s: press s to start the %1$d-second countdown", seconds, seconds, time.clock(s.nextBreak, relativeTo: now))
+                : trn("due: press s to start the %d-second countdown", "due: press s to start the %d-second countdown", seconds, seconds)
+            return Block(title: tr("Time for a break"), big: tr("Look at something 20 feet (6 m) away"), remaining: 1, detail: detail)
         case "break":
             let left = TimeText.secondsUntil(s.breakEnds, from: now)
-            return Block(title: "Break: look at something 20 feet (6 m) away", big: TimeText.countdown(left),
-                         remaining: fraction(left, of: Int64(s.breakDuration)), detail: "ends at " + time.clockSeconds(s.breakEnds))
+            return Block(title: tr("Break: look at something 20 feet (6 m) away"), big: TimeText.countdown(left),
+                         remaining: fraction(left, of: Int64(s.breakDuration)), detail: tr("ends at %s", time.clockSeconds(s.breakEnds)))
         case "paused":
             if s.pausedUntil > 0 {
                 let left = TimeText.secondsUntil(s.pausedUntil, from: now)
-                return Block(title: "Paused; reminders resume in", big: TimeText.countdown(left), remaining: 0,
-                             detail: "at " + time.clock(s.pausedUntil, relativeTo: now))
+                return Block(title: tr("Paused; reminders resume in"), big: TimeText.countdown(left), remaining: 0,
+                             detail: tr("at %s", time.clock(s.pausedUntil, relativeTo: now)))
             }
-            let why = s.pauseReason == "dnd" ? "while do not disturb is on" : s.pauseReason == "locked" ? "while the screen is locked" : "until you resume"
-            return Block(title: "Paused", big: why, remaining: 0, detail: "")
+            let why = s.pauseReason == "dnd" ? tr("while do not disturb is on")
+                : s.pauseReason == "locked" ? tr("while the screen is locked") : tr("until you resume")
+            return Block(title: tr("Paused"), big: why, remaining: 0, detail: "")
         case "inactive":
-            return Block(title: "Outside the active hours", big: "", remaining: 0,
-                         detail: s.nextBreak > 0 ? "next break " + time.clock(s.nextBreak, relativeTo: now) : "")
+            return Block(title: tr("Outside the active hours"), big: "", remaining: 0,
+                         detail: s.nextBreak > 0 ? tr("next break %s", time.clock(s.nextBreak, relativeTo: now)) : "")
         default:
             return Block(title: s.state, big: "", remaining: 0, detail: "")
         }

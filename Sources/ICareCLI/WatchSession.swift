@@ -2,6 +2,7 @@ import Glibc
 import DBusKit
 import SystemdKit
 import ReminderCore
+import Localization
 
 /// `watch`: the live full-screen view. Redraws once a second (a realtime
 /// timer re-armed at its previous deadline, on whole seconds) and at once on
@@ -22,13 +23,13 @@ final class WatchSession {
 
     init(context: RunContext) throws(CLIError) {
         self.context = context
-        do { loop = try EventLoop() } catch { throw .failure("Could not create the event loop: \(error).") }
+        do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
         feed = try LiveFeed(loop: loop)
     }
 
     func run() throws(CLIError) -> Int32 {
         guard terminal.isInteractive else {
-            throw .failure("watch needs a terminal; in scripts use 'icarectl monitor' or 'icarectl status --follow'.")
+            throw .failure(tr("watch needs a terminal; in scripts use 'icarectl monitor' or 'icarectl status --follow'."))
         }
         try setUpSources()
         try terminal.enter()
@@ -38,7 +39,7 @@ final class WatchSession {
         }
         feed.onEvent = { [unowned self] _ in self.draw() }
         feed.onDisconnect = { [unowned self] in
-            self.farewell = "The connection to the session bus was lost.\n"
+            self.farewell = tr("The connection to the session bus was lost.") + "\n"
             self.status = ExitStatus.failure
             self.loop.exit(ExitStatus.failure)
         }
@@ -48,7 +49,7 @@ final class WatchSession {
         do {
             _ = try loop.run()
         } catch {
-            throw .failure("The event loop failed: \(error).")
+            throw .failure(tr("The event loop failed: %s.", error))
         }
         return status
     }
@@ -68,7 +69,7 @@ final class WatchSession {
                 self.armTick()
             }
         } catch {
-            throw .failure("Could not set up the event loop: \(error).")
+            throw .failure(tr("Could not set up the event loop: %s.", error))
         }
     }
 
@@ -119,16 +120,16 @@ final class WatchSession {
         case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4:
             loop.exit(ExitStatus.ok)
         case UInt8(ascii: "s"):
-            act("StartBreak", [], "Break started.")
+            act("StartBreak", [], tr("Break started."))
         case UInt8(ascii: "z"):
-            act("Snooze", [.uint32(0)], "Snoozed.")
+            act("Snooze", [.uint32(0)], tr("Snoozed."))
         case UInt8(ascii: "k"):
-            act("Skip", [], "Skipped.")
+            act("Skip", [], tr("Skipped."))
         case UInt8(ascii: "p"):
             if let s = feed.status, s.state == "paused", s.pauseReason == "user" {
-                act("Resume", [], "Resumed.")
+                act("Resume", [], tr("Resumed."))
             } else {
-                act("Pause", [.uint32(0)], "Paused until you press p again.")
+                act("Pause", [.uint32(0)], tr("Paused until you press p again."))
             }
         default:
             break

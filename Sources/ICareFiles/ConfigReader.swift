@@ -49,7 +49,8 @@ struct ConfigReader {
         } catch {
             let kept = settings.value(of: key).configText(for: key)
             let reason = error.reason.hasPrefix(key.name) ? error.reason : "\(key.name): \(error.reason)"
-            report(line, .error, "\(reason) It keeps the value \(kept.isEmpty ? "\"\"" : kept).")
+            let shown = kept.isEmpty ? "\"\"" : kept
+            report(line, .error, "\(reason) It keeps the value \(shown).")
         }
     }
 
