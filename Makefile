@@ -33,6 +33,8 @@
 #   ZSHCOMPLETIONDIR     $(DATADIR)/zsh/site-functions (Debian packages:
 #                        /usr/share/zsh/vendor-completions)
 #   FISHCOMPLETIONDIR    $(DATADIR)/fish/vendor_completions.d
+#   LOCALEDIR            $(DATADIR)/locale (the translations; icared and
+#                        icarectl look in ../share/locale beside their bin/)
 #
 # For ~/.local the D-Bus activation file, the user unit, the desktop entry,
 # the icon, the man pages and the bash completion land where the session
@@ -72,6 +74,11 @@ AUTOSTARTDIR ?= $(if $(home_prefix),$(xdg_config_home)/autostart,$(SYSCONFDIR)/x
 BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+LOCALEDIR ?= $(DATADIR)/locale
+
+# The languages translated (po/LINGUAS) and the man pages generated in them.
+languages := $(shell grep -v '^\#' po/LINGUAS)
+man_languages := $(notdir $(wildcard $(addprefix man/,$(languages))))
 
 # Where the release binaries are: asked of swift only by the rules that
 # install, `.build/release` when swift is not on PATH (sudo's secure_path).
@@ -103,7 +110,9 @@ installed_files = \
 	$(D)$(MANDIR)/man8/icared.8 \
 	$(D)$(BASHCOMPLETIONDIR)/icarectl \
 	$(D)$(ZSHCOMPLETIONDIR)/_icarectl \
-	$(D)$(FISHCOMPLETIONDIR)/icarectl.fish
+	$(D)$(FISHCOMPLETIONDIR)/icarectl.fish \
+	$(foreach l,$(languages),$(D)$(LOCALEDIR)/$(l)/LC_MESSAGES/icare.mo) \
+	$(foreach l,$(man_languages),$(D)$(MANDIR)/$(l)/man1/icarectl.1)
 
 .PHONY: all build install uninstall print-dirs
 
@@ -116,6 +125,10 @@ build:
 install_file = $(INSTALL) -D -m $(3) '$(1)' '$(2)'
 # install_subst SRC DEST: a template with @bindir@ etc. replaced, mode 0644.
 install_subst = mkdir -p '$(dir $(2))' && $(SED_PATHS) '$(1)' > '$(2).tmp' && chmod 0644 '$(2).tmp' && mv -f '$(2).tmp' '$(2)'
+# install_desktop SRC DEST: install_subst, then the translations merged in
+# (Name[nl]=… from po/nl.po) by msgfmt --desktop.
+install_desktop = $(call install_subst,$(1),$(2).in) && scripts/po desktop '$(2).in' '$(2).tmp' \
+	&& rm -f '$(2).in' && chmod 0644 '$(2).tmp' && mv -f '$(2).tmp' '$(2)'
 
 install: $(install_needs_build)
 	@test -x '$(BINSRC)/icared' && test -x '$(BINSRC)/icarectl' || { \
@@ -125,11 +138,16 @@ install: $(install_needs_build)
 	$(call install_subst,dbus/org.icare.Reminder.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service)
 	$(call install_file,dbus/org.icare.Reminder.xml,$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml,0644)
 	$(call install_subst,systemd/icared.service.in,$(D)$(SYSTEMDUSERUNITDIR)/icared.service)
-	$(call install_subst,data/org.icare.Reminder.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop)
+	$(call install_desktop,data/org.icare.Reminder.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop)
 	$(call install_file,data/icons/org.icare.Reminder.svg,$(D)$(ICONDIR)/org.icare.Reminder.svg,0644)
-	$(call install_subst,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
+	$(call install_desktop,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
 	$(call install_file,man/icarectl.1,$(D)$(MANDIR)/man1/icarectl.1,0644)
 	$(call install_file,man/icared.8,$(D)$(MANDIR)/man8/icared.8,0644)
+	$(foreach l,$(man_languages),$(call install_file,man/$(l)/icarectl.1,$(D)$(MANDIR)/$(l)/man1/icarectl.1,0644) &&) true
+	@tmp=$$(mktemp -d) && scripts/po compile "$$tmp" && \
+	  for l in $(languages); do \
+	    $(INSTALL) -D -m 0644 "$$tmp/$$l/LC_MESSAGES/icare.mo" '$(D)$(LOCALEDIR)'/$$l/LC_MESSAGES/icare.mo || exit 1; \
+	  done; rm -rf "$$tmp"
 	$(call install_file,completions/icarectl.bash,$(D)$(BASHCOMPLETIONDIR)/icarectl,0644)
 	$(call install_file,completions/_icarectl,$(D)$(ZSHCOMPLETIONDIR)/_icarectl,0644)
 	$(call install_file,completions/icarectl.fish,$(D)$(FISHCOMPLETIONDIR)/icarectl.fish,0644)
@@ -162,4 +180,4 @@ print-dirs:
 	echo "DBUSINTERFACEDIR=$(DBUSINTERFACEDIR)"; echo "APPLICATIONSDIR=$(APPLICATIONSDIR)"; \
 	echo "ICONDIR=$(ICONDIR)"; echo "AUTOSTARTDIR=$(AUTOSTARTDIR)"; \
 	echo "BASHCOMPLETIONDIR=$(BASHCOMPLETIONDIR)"; echo "ZSHCOMPLETIONDIR=$(ZSHCOMPLETIONDIR)"; \
-	echo "FISHCOMPLETIONDIR=$(FISHCOMPLETIONDIR)"
+	echo "FISHCOMPLETIONDIR=$(FISHCOMPLETIONDIR)"; echo "LOCALEDIR=$(LOCALEDIR)"
