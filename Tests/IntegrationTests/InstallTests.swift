@@ -24,6 +24,8 @@ import TestSupport
             "\(prefix)/share/bash-completion/completions/icarectl": 0o644,
             "\(prefix)/share/zsh/site-functions/_icarectl": 0o644,
             "\(prefix)/share/fish/vendor_completions.d/icarectl.fish": 0o644,
+            "\(prefix)/share/locale/nl/LC_MESSAGES/icare.mo": 0o644,
+            "\(prefix)/share/man/nl/man1/icarectl.1": 0o644,
         ]
     }
 
@@ -103,6 +105,13 @@ import TestSupport
         let tmp = try InstallTempDir()
         let prefix = tmp.path + "/prefix"
         try make(["install", "PREFIX=\(prefix)"])
+        // The installed programs find their catalogs beside their bin folder.
+        let ctl = prefix + "/bin/icarectl"
+        let dutch = try Subprocess.run([ctl, "--help"], environment: ["LANG": "nl_NL.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(dutch.status == 0 && dutch.stdout.contains("\nGebruik: icarectl [COMMAND] [OPTIONS]\n"), "\(dutch)")
+        let english = try Subprocess.run([ctl, "--help"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(english.status == 0 && english.stdout.contains("\nUsage: icarectl [COMMAND] [OPTIONS]\n"), "\(english)")
+
         let services = prefix + "/share/dbus-1/services"
         let activation = try String(contentsOfFile: services + "/org.icare.Reminder.service", encoding: .utf8)
         #expect(activation.contains("Exec=\(prefix)/bin/icared\n"))
@@ -209,6 +218,11 @@ import TestSupport
         #expect(desktop.contains("\nExec=\(bindir)/icarectl watch\n"))
         let auto = try read(autostart + "/icared-autostart.desktop")
         #expect(auto.contains("\nTryExec=\(bindir)/icared\n"))
+        // The translations merged in by msgfmt --desktop.
+        #expect(desktop.contains("\nName[nl]=iCare\n"))
+        #expect(desktop.contains("\nComment[nl]=Geef je ogen elke 20 minuten rust"))
+        #expect(auto.contains("\nName[nl]=iCare-herinneringsdienst\n"))
+        #expect(try read(prefix + "/share/man/nl/man1/icarectl.1").contains("\n.SH BESCHRIJVING\n"))
         for (name, text) in [("unit", unit), ("activation", service), ("desktop", desktop), ("autostart", auto)] {
             let placeholders = ["@bindir@", "@datadir@", "@prefix@", "@sysconfdir@"].filter(text.contains)
             #expect(placeholders.isEmpty, "\(name) file still has \(placeholders)")

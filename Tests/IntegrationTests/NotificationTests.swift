@@ -581,8 +581,9 @@ struct NotificationTests {
     }
 
     /// A service and a running fake server (started first), with `state` restored.
-    static func service(config: String? = nil, state: String? = nil, capabilities: String = gnome) throws -> (ServiceHarness, FakeNotificationServer) {
-        let s = try ServiceHarness(config: config, start: false)
+    static func service(config: String? = nil, state: String? = nil, capabilities: String = gnome,
+                        environment: [String: String] = [:]) throws -> (ServiceHarness, FakeNotificationServer) {
+        let s = try ServiceHarness(config: config, environment: environment, start: false)
         let fake = try FakeNotificationServer(environment: s.bus.environment, capabilities: capabilities)
         do {
             try fake.start()
@@ -596,8 +597,9 @@ struct NotificationTests {
     }
 
     /// A service whose reminder falls due a second after it starts, with a fake server.
-    static func dueService(config: String? = nil, capabilities: String = gnome) throws -> (ServiceHarness, FakeNotificationServer) {
-        try service(config: config, state: waitingState(dueIn: 1), capabilities: capabilities)
+    static func dueService(config: String? = nil, capabilities: String = gnome,
+                           environment: [String: String] = [:]) throws -> (ServiceHarness, FakeNotificationServer) {
+        try service(config: config, state: waitingState(dueIn: 1), capabilities: capabilities, environment: environment)
     }
 
     /// Kills icared (SIGKILL) and starts it again with a reminder a second away.

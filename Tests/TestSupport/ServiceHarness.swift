@@ -32,9 +32,10 @@ public final class ServiceHarness: @unchecked Sendable {
     public let logPath: String
     public let extraEnvironment: [String: String]
 
-    /// The environment clients and the service share.
+    /// The environment clients and the service share (in the neutral
+    /// locale unless the test's `environment` names another).
     public var environment: [String: String] {
-        var env = bus.environment
+        var env = Subprocess.neutralLocale.merging(bus.environment) { $1 }
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         env["XDG_RUNTIME_DIR"] = home.appendingPathComponent("runtime").path

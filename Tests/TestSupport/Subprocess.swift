@@ -66,14 +66,20 @@ public enum Subprocess {
         return p
     }
 
+    /// The locale every child starts in unless a test names its own: English
+    /// texts and formats whatever the machine running the tests speaks.
+    public static let neutralLocale: [String: String] = [
+        "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LC_TIME": "", "LANGUAGE": "", "TEXTDOMAINDIR": "",
+    ]
+
     /// A not yet started child: `arguments[0]` found on PATH unless absolute,
-    /// the test's environment with `environment` laid over it.
+    /// the test's environment in the neutral locale, `environment` laid over it.
     private static func process(_ arguments: [String], environment: [String: String]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try which(arguments[0]))
         p.arguments = Array(arguments.dropFirst())
         var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
+        for (k, v) in neutralLocale.merging(environment, uniquingKeysWith: { $1 }) { env[k] = v }
         p.environment = env
         return p
     }
