@@ -1,12 +1,13 @@
 import Glibc
 import SystemdKit
 import ICareFiles
+import ReminderCore
 
 /// `icared`'s command line: arguments in, exit status out. Kept out of
 /// `main.swift` so no C callback is ever created in a MainActor context.
 public enum ICared {
     static let usage = """
-    Usage: icared [--log-stderr] [--debug]
+    Usage: icared [--log-stderr] [--debug] [--time-scale N]
            icared --help | --version
 
     The iCare eye-break reminder service. It owns org.icare.Reminder on the
@@ -15,10 +16,13 @@ public enum ICared {
     systemd (systemctl --user start icared); control it with icarectl.
 
     Options:
-      --log-stderr   log to standard error instead of the journal
-      --debug        log debug messages too
-      --help         show this help and exit
-      --version      show the version and exit
+      --log-stderr    log to standard error instead of the journal
+      --debug         log debug messages too
+      --time-scale N  run the schedule N times faster (1-3600), a demo and
+                      test aid: at 60 a 20-minute interval passes in 20 s;
+                      breaks keep their real length. Also ICARE_TIME_SCALE=N.
+      --help          show this help and exit
+      --version       show the version and exit
 
     Files: $XDG_CONFIG_HOME/icare/config (settings),
            $XDG_STATE_HOME/icare/ (history and schedule state)
@@ -29,7 +33,25 @@ public enum ICared {
     public static func main(_ arguments: [String]) -> Int32 {
         var logStderr = false
         var debug = false
-        for arg in arguments.dropFirst() {
+        var timeScale = TimeScale.real
+        if let value = getenv("ICARE_TIME_SCALE").map({ String(cString: $0) }), !value.isEmpty {
+            guard let scale = TimeScale(parsing: value) else {
+                err(Texts.badTimeScale(option: "ICARE_TIME_SCALE", value: value) + "\n")
+                return 64
+            }
+            timeScale = scale
+        }
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--time-scale" || arg.hasPrefix("--time-scale=") {
+                let value = arg == "--time-scale" ? rest.popFirst() : String(arg.dropFirst("--time-scale=".count))
+                guard let value, let scale = TimeScale(parsing: value) else {
+                    err(Texts.badTimeScale(option: "--time-scale", value: value) + "\n")
+                    return 64
+                }
+                timeScale = scale
+                continue
+            }
             switch arg {
             case "--help", "-h":
                 out(usage)
@@ -59,7 +81,7 @@ public enum ICared {
             log.error("Could not create the event loop: \(error)")
             return 1
         }
-        return Daemon(loop: loop, log: log, paths: paths).run()
+        return Daemon(loop: loop, log: log, paths: paths, timeScale: timeScale).run()
     }
 
     static func out(_ s: String) { _ = s.withCString { write(1, $0, strlen($0)) } }

@@ -38,6 +38,18 @@ enum Texts {
         return "Well done."
     }
 
+    // icared's own messages on the terminal and in the log.
+
+    /// `--time-scale` or `ICARE_TIME_SCALE` with a bad value (`option` names which; nil: no value given).
+    static func badTimeScale(option: String, value: String?) -> String {
+        guard let value else { return "icared: \(option) needs a whole number from 1 to 3600. Try 'icared --help'." }
+        return "icared: \(option) takes a whole number from 1 to 3600, not '\(value)'. Try 'icared --help'."
+    }
+    /// Logged at start when a time scale is in effect.
+    static func timeScaleInEffect(factor: UInt32) -> String {
+        "Time scale \(factor): the time between breaks passes \(factor) times faster than the settings say (a demo and test aid); breaks last their real length."
+    }
+
     /// Sound theme names (freedesktop sound naming spec).
     static let reminderSound = "bell"
     static let completeSound = "complete"
