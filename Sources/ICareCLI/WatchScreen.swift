@@ -65,7 +65,7 @@ public struct WatchScreen: Sendable {
         switch s.state {
         case "waiting", "snoozed":
             return Block(title: s.state == "snoozed" ? "Snoozed: next break in" : "Next break in", big: TimeText.countdown(toNext),
-                         remaining: fraction(toNext, of: Int64(s.interval)),
+                         remaining: fraction(toNext, of: Int64(s.realInterval)),
                          detail: s.nextBreak > 0 ? "at " + time.clock(s.nextBreak, relativeTo: now) : "")
         case "due":
             let since = s.nextBreak > 0 && s.nextBreak < now ? " since " + time.clock(s.nextBreak, relativeTo: now) : ""
