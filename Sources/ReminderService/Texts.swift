@@ -50,6 +50,23 @@ enum Texts {
         "Time scale \(factor): the time between breaks passes \(factor) times faster than the settings say (a demo and test aid); breaks last their real length."
     }
 
+    // Where no notification server runs, the cycle goes to the log instead
+    // (`icared --log-stderr` shows it on the terminal): the notifications' words.
+
+    /// A reminder, logged.
+    static func reminderInLog(breakSeconds: UInt32) -> String {
+        "Time for an eye break: look at something about 6 m (20 ft) away for \(breakSeconds) seconds. Run 'icarectl start' to count the break."
+    }
+    /// A break's countdown began, logged.
+    static func breakStartedInLog(secondsLeft: Int64) -> String {
+        "Break started: look far away for \(secondsLeft) seconds and let your eyes rest on something in the distance."
+    }
+    /// A break ran to its end, logged (`nextAt`: the next break's local time, if any).
+    static func breakCompleteInLog(nextAt: String?) -> String {
+        if let nextAt { return "Break complete. Well done. Next break at \(nextAt)." }
+        return "Break complete. Well done."
+    }
+
     /// Sound theme names (freedesktop sound naming spec).
     static let reminderSound = "bell"
     static let completeSound = "complete"
