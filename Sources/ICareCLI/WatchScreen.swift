@@ -66,7 +66,7 @@ public struct WatchScreen: Sendable {
         case "waiting", "snoozed":
             return Block(title: s.state == "snoozed" ? "Snoozed: next break in" : "Next break in", big: TimeText.countdown(toNext),
                          remaining: fraction(toNext, of: Int64(s.realInterval)),
-                         detail: s.nextBreak > 0 ? "at " + time.clock(s.nextBreak, relativeTo: now) : "")
+                         detail: s.nextBreak > 0 ? "at " + nextBreakClock(s, now: now) : "")
         case "due":
             let since = s.nextBreak > 0 && s.nextBreak < now ? " since " + time.clock(s.nextBreak, relativeTo: now) : ""
             return Block(title: "Time for a break", big: "Look at something 20 feet (6 m) away", remaining: 1,
@@ -89,6 +89,12 @@ public struct WatchScreen: Sendable {
         default:
             return Block(title: s.state, big: "", remaining: 0, detail: "")
         }
+    }
+
+    /// When the next break comes; to the second when the service runs faster
+    /// than real time (breaks then come seconds apart).
+    func nextBreakClock(_ s: ServiceStatus, now: Timestamp) -> String {
+        s.timeScale > 1 ? time.clockSeconds(s.nextBreak) : time.clock(s.nextBreak, relativeTo: now)
     }
 
     func fraction(_ left: Int64, of total: Int64) -> Double {

@@ -321,6 +321,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(s.realInterval == 20)
         #expect(screen.render(s, now: now, columns: 24, rows: 30)[4] == "  " + String(repeating: "█", count: 15) + String(repeating: "░", count: 5))
         #expect(StatusFormatter(time: text).percentage(s, now: now) == 25)
+        #expect(screen.render(s, now: now, columns: 24, rows: 30)[5] == "  at 14:20:15")
         // A service that does not say (an older one) is real time; 3600 rounds up to a second.
         #expect(status("waiting").realInterval == 1200)
         #expect(status("waiting") { $0.apply(["TimeScale": .uint32(3600)]) }.realInterval == 1)
