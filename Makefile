@@ -5,6 +5,8 @@
 #   make install PREFIX=/usr/local           (as root: for everyone)
 #   make install PREFIX=/usr DESTDIR=$(pwd)/debian/tmp   (a package)
 #   make uninstall            with the same variables as install
+#   make demo                 try it in a minute: scripts/demo (a private bus,
+#                             icared 60 times faster, icarectl watch)
 #
 # `install` builds first (a no-op when the release build is up to date). To
 # install as root from a tree that you built as yourself, run `make` and then
@@ -114,12 +116,16 @@ installed_files = \
 	$(foreach l,$(languages),$(D)$(LOCALEDIR)/$(l)/LC_MESSAGES/icare.mo) \
 	$(foreach l,$(man_languages),$(D)$(MANDIR)/$(l)/man1/icarectl.1)
 
-.PHONY: all build install uninstall print-dirs
+.PHONY: all build install uninstall print-dirs demo
 
 all: build
 
 build:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+# Nothing of the person's is touched: see scripts/demo.
+demo:
+	scripts/demo
 
 # install_file SRC DEST MODE: copy one file.
 install_file = $(INSTALL) -D -m $(3) '$(1)' '$(2)'

@@ -3,10 +3,13 @@
 # Not a test: this machine is shared and noisy, so figures are read, not asserted.
 #   bench/run.sh            full run (about 3.5 minutes: two 60 s idle windows, a 30 s break)
 #   IDLE=10 BREAK=10 bench/run.sh   a quicker look
+#   SUITE=1 bench/run.sh    also times the whole test suite (`swift test` after
+#                           a debug build, as scripts/test runs it; a few more minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
 BREAK=${BREAK:-30}
+SUITE=${SUITE:-0}
 scripts/deps.sh
 command -v strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 1; }
 # The release build as `make` makes it (static Swift runtime).
@@ -82,6 +85,18 @@ for n in 1 1826; do
   stop_icared
 done
 
+# The test suite last, so its load does not disturb the figures above.
+suite="not timed (SUITE=1)"
+if [ "$SUITE" = 1 ]; then
+  swift build --build-tests >/dev/null
+  t0=$(date +%s%N)
+  if swift test >"$work/suite.txt" 2>&1; then result=passed; else result=FAILED; fi
+  t1=$(date +%s%N)
+  tests=$(grep -o 'Test run with [0-9]* tests' "$work/suite.txt" | tail -n1 | awk '{print $4}')
+  suite="$(( (t1 - t0) / 1000000000 )) s (${tests:-?} tests, $result)"
+  [ "$result" = passed ] || tail -n 30 "$work/suite.txt" >&2
+fi
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 ga=$(val getall.p50_us "$work/rt.txt"); pi=$(val ping_icared.p50_us "$work/rt.txt"); pb=$(val ping_bus.p50_us "$work/rt.txt")
 s1=$(val startup_us "$work/h1.txt"); s5=$(val startup_us "$work/h1826.txt")
@@ -100,3 +115,4 @@ printf '%-44s %-16s %s\n' "icared Ping / dbus-daemon Ping" "$(ratio "$pi" "$pb")
 printf '%-44s %-16s %s\n' "countdown updates: worst offset from its second" "$(( $(val countdown.max_offset_us "$work/cd.txt") / 1000 )) ms ($(val countdown.updates "$work/cd.txt") updates)" "<= 20 ms"
 printf '%-44s %-16s %s\n' "start-up, 1 day / 5 years of history" "$(( s1 / 1000 )) / $(( s5 / 1000 )) ms ($(ratio "$s5" "$s1")x)" "<= 1.2x"
 printf '%-44s %-16s %s\n' "GetHistory today p50, 1 day / 5 years" "$g1 / $g5 µs ($(ratio "$g5" "$g1")x)" "<= 1.2x"
+printf '%-44s %-16s %s\n' "full test suite (swift test, after a build)" "$suite" ""

@@ -14,6 +14,9 @@ public struct ServiceStatus: Equatable, Sendable {
     public var doNotDisturb = false
     public var doNotDisturbSource = ""
     public var version = ""
+    /// How many times faster than real time the service's schedule runs
+    /// (`icared --time-scale`); 1 when it does not say.
+    public var timeScale: UInt32 = 1
     /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
     public var settings: [SettingKey: SettingValue] = [:]
 
@@ -39,6 +42,7 @@ public struct ServiceStatus: Equatable, Sendable {
             case "DoNotDisturb": doNotDisturb = value.bool ?? doNotDisturb
             case "DoNotDisturbSource": doNotDisturbSource = value.string ?? doNotDisturbSource
             case "Version": version = value.string ?? version
+            case "TimeScale": timeScale = value.uint32.map { max(1, $0) } ?? timeScale
             default:
                 if let key = SettingKey(rawValue: name), let v = SettingValue(dbus: value) { settings[key] = v }
             }
@@ -49,6 +53,12 @@ public struct ServiceStatus: Equatable, Sendable {
     public var interval: UInt32 {
         if case .uint(let v)? = settings[.interval] { return v }
         return 1200
+    }
+
+    /// How long an interval really lasts under the time scale, in whole
+    /// seconds (at least 1): what a countdown to `NextBreak` is a part of.
+    public var realInterval: UInt32 {
+        max(1, (interval + timeScale - 1) / timeScale)
     }
 
     /// The configured length of a break in seconds (the default when unknown).

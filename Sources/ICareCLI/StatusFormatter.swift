@@ -130,7 +130,7 @@ public struct StatusFormatter: Sendable {
             return (Int64(length) - left) * 100 / Int64(length)
         }
         switch s.state {
-        case "waiting", "snoozed": return elapsed(s.nextBreak, s.interval)
+        case "waiting", "snoozed": return elapsed(s.nextBreak, s.realInterval)
         case "due": return 100
         case "break": return elapsed(s.breakEnds, s.breakDuration)
         default: return 0

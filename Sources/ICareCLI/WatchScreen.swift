@@ -71,8 +71,8 @@ public struct WatchScreen: Sendable {
         switch s.state {
         case "waiting", "snoozed":
             return Block(title: s.state == "snoozed" ? tr("Snoozed: next break in") : tr("Next break in"), big: TimeText.countdown(toNext),
-                         remaining: fraction(toNext, of: Int64(s.interval)),
-                         detail: s.nextBreak > 0 ? tr("at %s", time.clock(s.nextBreak, relativeTo: now)) : "")
+                         remaining: fraction(toNext, of: Int64(s.realInterval)),
+                         detail: s.nextBreak > 0 ? tr("at %s", nextBreakClock(s, now: now)) : "")
         case "due":
             let seconds = Int(s.breakDuration)
             let detail = s.nextBreak > 0 && s.nextBreak < now
@@ -99,6 +99,12 @@ public struct WatchScreen: Sendable {
         default:
             return Block(title: s.state, big: "", remaining: 0, detail: "")
         }
+    }
+
+    /// When the next break comes; to the second when the service runs faster
+    /// than real time (breaks then come seconds apart).
+    func nextBreakClock(_ s: ServiceStatus, now: Timestamp) -> String {
+        s.timeScale > 1 ? time.clockSeconds(s.nextBreak) : time.clock(s.nextBreak, relativeTo: now)
     }
 
     func fraction(_ left: Int64, of total: Int64) -> Double {

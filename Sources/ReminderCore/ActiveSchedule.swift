@@ -14,10 +14,11 @@ struct ActiveSchedule {
     let interval: Int64
     let calendar: any LocalCalendar
 
-    init(settings: Settings, calendar: any LocalCalendar) {
+    /// `interval` is the settings' `Interval` under `timeScale`.
+    init(settings: Settings, calendar: any LocalCalendar, timeScale: TimeScale = .real) {
         hours = settings.activeHours
         weekdaysOnly = settings.weekdaysOnly
-        interval = Micro.seconds(settings.interval)
+        interval = timeScale.wait(settings.interval)
         self.calendar = calendar
     }
 

@@ -39,18 +39,20 @@ extension ReminderEngine {
     }
 
     /// `Snooze`: the reminder comes back at now + seconds (also from `waiting`,
-    /// to exactly that time); from a break, the countdown ends unrecorded.
+    /// to exactly that time; scaled like the interval); from a break, the
+    /// countdown ends unrecorded.
     mutating func snooze(_ seconds: UInt32, at now: Timestamp, _ out: inout Outbox) throws(ReminderError) {
         try requireCycle(.snooze)
-        let until = now + Micro.seconds(seconds == 0 ? settings.snoozeDuration : seconds)
+        let until = now + timeScale.wait(seconds == 0 ? settings.snoozeDuration : seconds)
         phase = .snoozed(start: now, until: until)
         markPresent()
         out.effects.append(.breakSnoozed(until: until))
     }
 
-    /// `Pause`: replaces any earlier user pause; a running countdown ends unrecorded.
+    /// `Pause`: replaces any earlier user pause (a timed one scaled like the
+    /// interval); a running countdown ends unrecorded.
     mutating func pause(_ seconds: UInt32, at now: Timestamp) {
-        userPause = UserPause(until: seconds == 0 ? nil : now + Micro.seconds(seconds))
+        userPause = UserPause(until: seconds == 0 ? nil : now + timeScale.wait(seconds))
         begin(.user)
         if case .running = phase { phase = .off }
     }

@@ -30,6 +30,8 @@ public struct ReminderEngine: Sendable {
 
     /// The settings in force.
     public internal(set) var settings: Settings
+    /// How fast the schedule runs (`TimeScale` says what it scales).
+    public let timeScale: TimeScale
     /// The effects of catching up from a restored snapshot to `now` in
     /// `init` (records of what ended while the service was down, a released
     /// reminder); apply them like those of `handle`. Empty without a snapshot.
@@ -66,10 +68,14 @@ public struct ReminderEngine: Sendable {
     /// they hold from the saved moment on, so a reminder missed while the
     /// service was down is held or paused, never let out into a desktop
     /// that is in do-not-disturb or locked.
+    ///
+    /// `timeScale` makes the waits between breaks pass faster (a demo and
+    /// test aid); a restored countdown keeps its instant.
     public init(settings: Settings, calendar: any LocalCalendar, now: Timestamp,
                 today: [BreakRecord] = [], restoring: EngineSnapshot? = nil,
-                doNotDisturb: Bool = false, locked: Bool = false) {
+                doNotDisturb: Bool = false, locked: Bool = false, timeScale: TimeScale = .real) {
         self.settings = settings
+        self.timeScale = timeScale
         self.calendar = calendar
         clock = now
         active = ActiveSchedule(settings: settings, calendar: calendar).isActive(now)
@@ -126,8 +132,9 @@ public struct ReminderEngine: Sendable {
         EngineSnapshot(clock: clock, phase: phase, userPause: userPause)
     }
 
-    var schedule: ActiveSchedule { ActiveSchedule(settings: settings, calendar: calendar) }
-    var interval: Int64 { Micro.seconds(settings.interval) }
+    var schedule: ActiveSchedule { ActiveSchedule(settings: settings, calendar: calendar, timeScale: timeScale) }
+    /// The interval as it passes under the time scale, in µs.
+    var interval: Int64 { timeScale.wait(settings.interval) }
     /// A reminder falling due now would be held (do-not-disturb with `defer`).
     var holding: Bool { doNotDisturb && settings.dndPolicy == .defer }
 

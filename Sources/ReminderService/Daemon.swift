@@ -18,6 +18,8 @@ public final class Daemon {
     let log: Log
     let paths: XDGPaths
     let calendar: any LocalCalendar
+    /// How fast the schedule runs (`icared --time-scale`); real time normally.
+    let timeScale: TimeScale
     /// The engine; every change goes through `apply`, which refreshes `status`.
     var engine: ReminderEngine {
         didSet { status = engine.status }
@@ -57,11 +59,13 @@ public final class Daemon {
     var reportedHistoryProblems: Set<String> = []
 
     /// Builds the daemon from the files in `paths`; nothing on the bus yet.
-    public init(loop: EventLoop, log: Log, paths: XDGPaths, calendar: any LocalCalendar = SystemCalendar()) {
+    public init(loop: EventLoop, log: Log, paths: XDGPaths, calendar: any LocalCalendar = SystemCalendar(),
+                timeScale: TimeScale = .real) {
         self.loop = loop
         self.log = log
         self.paths = paths
         self.calendar = calendar
+        self.timeScale = timeScale
         config = ConfigFile(paths: paths)
         history = HistoryStore(paths: paths)
         stateFile = StateFile(paths: paths)
@@ -79,7 +83,7 @@ public final class Daemon {
         } catch {
             log.warning("\(stateFile.path): \(error); starting a fresh interval.")
         }
-        startup = Startup(settings: settings, today: today, snapshot: snapshot)
+        startup = Startup(settings: settings, today: today, snapshot: snapshot, timeScale: timeScale)
         let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: now, history: history,
                                                  doNotDisturb: false, locked: false)
         self.engine = engine
@@ -94,6 +98,7 @@ public final class Daemon {
         let settings: Settings
         let today: [BreakRecord]
         let snapshot: EngineSnapshot?
+        let timeScale: TimeScale
     }
     let startup: Startup
 
@@ -105,7 +110,8 @@ public final class Daemon {
                            doNotDisturb: Bool, locked: Bool) -> (ReminderEngine, [BreakRecord]) {
         func build(_ today: [BreakRecord]) -> ReminderEngine {
             ReminderEngine(settings: startup.settings, calendar: calendar, now: now, today: today,
-                           restoring: startup.snapshot, doNotDisturb: doNotDisturb, locked: locked)
+                           restoring: startup.snapshot, doNotDisturb: doNotDisturb, locked: locked,
+                           timeScale: startup.timeScale)
         }
         let engine = build(startup.today)
         let stored = alreadyStored(engine.startupEffects, history: history)
@@ -179,6 +185,7 @@ public final class Daemon {
             // What ended while the service was down is recorded now, before its signal.
             object.trackingChanges { perform(engine.startupEffects) }
             afterChange()
+            if !timeScale.isReal { log.notice(Texts.timeScaleInEffect(factor: timeScale.factor)) }
             log.info("iCare \(Daemon.version) is running; \(statusLine()).",
                      fields: [("ICARE_STATE", status.state.rawValue)])
             SystemdNotify.ready(status: statusLine())
@@ -488,6 +495,7 @@ public final class Daemon {
 extension Daemon: ReminderInterface.Backend {
     var settings: Settings { engine.settings }
     var doNotDisturbSource: String { dndSource }
+    var timeScaleFactor: UInt32 { timeScale.factor }
 
     func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) {
         let updated: Settings

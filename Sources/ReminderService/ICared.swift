@@ -2,39 +2,38 @@ import Glibc
 import SystemdKit
 import ICareFiles
 import Localization
+import ReminderCore
 
 /// `icared`'s command line: arguments in, exit status out. Kept out of
 /// `main.swift` so no C callback is ever created in a MainActor context.
 public enum ICared {
-    static let usage = """
-    Usage: icared [--log-stderr] [--debug]
-           icared --help | --version
-
-    The iCare eye-break reminder service. It owns org.icare.Reminder on the
-    session bus and reminds you to look at something 20 feet (6 m) away for
-    20 seconds every 20 minutes. Normally started by D-Bus activation or by
-    systemd (systemctl --user start icared); control it with icarectl.
-
-    Options:
-      --log-stderr   log to standard error instead of the journal
-      --debug        log debug messages too
-      --help         show this help and exit
-      --version      show the version and exit
-
-    Files: $XDG_CONFIG_HOME/icare/config (settings),
-           $XDG_STATE_HOME/icare/ (history and schedule state)
-
-    """
-
     /// Runs the service; returns the process exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         Localization.setUp()
         var logStderr = false
         var debug = false
-        for arg in arguments.dropFirst() {
+        var timeScale = TimeScale.real
+        if let value = getenv("ICARE_TIME_SCALE").map({ String(cString: $0) }), !value.isEmpty {
+            guard let scale = TimeScale(parsing: value) else {
+                err(Texts.badTimeScale(option: "ICARE_TIME_SCALE", value: value) + "\n")
+                return 64
+            }
+            timeScale = scale
+        }
+        var rest = arguments.dropFirst()
+        while let arg = rest.popFirst() {
+            if arg == "--time-scale" || arg.hasPrefix("--time-scale=") {
+                let value = arg == "--time-scale" ? rest.popFirst() : String(arg.dropFirst("--time-scale=".count))
+                guard let value, let scale = TimeScale(parsing: value) else {
+                    err(Texts.badTimeScale(option: "--time-scale", value: value) + "\n")
+                    return 64
+                }
+                timeScale = scale
+                continue
+            }
             switch arg {
             case "--help", "-h":
-                out(usage)
+                out(Texts.usage)
                 return 0
             case "--version":
                 out("icared \(Daemon.version)\n")
@@ -42,7 +41,7 @@ public enum ICared {
             case "--log-stderr": logStderr = true
             case "--debug": debug = true
             default:
-                err("icared: unknown option '\(arg)'. Try 'icared --help'.\n")
+                err(Texts.unknownOption(arg) + "\n")
                 return 64
             }
         }
@@ -61,7 +60,7 @@ public enum ICared {
             log.error("Could not create the event loop: \(error)")
             return 1
         }
-        return Daemon(loop: loop, log: log, paths: paths).run()
+        return Daemon(loop: loop, log: log, paths: paths, timeScale: timeScale).run()
     }
 
     static func out(_ s: String) { _ = s.withCString { write(1, $0, strlen($0)) } }

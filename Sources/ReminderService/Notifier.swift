@@ -17,6 +17,9 @@ import ReminderCore
 /// - A `NotificationClosed` that arrives while a `Notify` is out is about
 ///   what the server showed before that call (it answers in order).
 /// - A view the server refused is not retried until the view changes.
+/// - Where no server runs (no owner of its name, or a `Notify` that found
+///   none), the reminder, the break's start and its end are logged at notice
+///   level instead, each once, so `icared --log-stderr` shows the cycle.
 final class Notifier {
     /// What the person asked for through a button.
     enum Action: Equatable { case start, snooze, skip, endBreak }
@@ -65,6 +68,11 @@ final class Notifier {
     private var ticker: EventSource?
     private var watches: [AnyObject] = []
     private var saidNoServer = false
+    /// Whether the name watch has reported the server (or its absence) yet.
+    private var ownerKnown = false
+    /// The last view written to the log for want of a server.
+    private var logged: View = .none
+    private var completeClock: String?
 
     init(bus: Connection, loop: EventLoop, log: Log) {
         self.bus = bus
@@ -100,6 +108,7 @@ final class Notifier {
     /// Shows the brief "break complete" in place of the countdown.
     func breakCompleted(nextBreak: Timestamp, clock: String?) {
         completeBody = Texts.completeBody(nextAt: clock)
+        completeClock = clock
         want(.complete(next: nextBreak))
     }
 
@@ -107,7 +116,32 @@ final class Notifier {
         wanted = view
         if let d = dismissed, d != view { dismissed = nil }
         if let r = refused, r != view { refused = nil }
+        if ownerKnown && owner == nil { logInstead(view) }
         reconcile()
+    }
+
+    /// Writes what `view` would show to the log, once per view: nobody can see it on screen.
+    private func logInstead(_ view: View) {
+        guard view != logged else { return }
+        logged = view
+        switch view {
+        case .none:
+            break
+        case .reminder:
+            log.notice(Texts.reminderInLog(breakSeconds: settings.breakDuration))
+        case .countdown(let ends):
+            let left = max(0, ends - Timestamp(Clock.realtime.now()))
+            log.notice(Texts.breakStartedInLog(secondsLeft: (left + Micro.second / 2) / Micro.second))
+        case .complete:
+            log.notice(Texts.breakCompleteInLog(nextAt: completeClock))
+        }
+    }
+
+    /// Whether a failed call found no notification server: none owns the
+    /// name, or starting one by activation failed.
+    private static func foundNoServer(_ e: DBusError) -> Bool {
+        e.name == "org.freedesktop.DBus.Error.ServiceUnknown" || e.name == "org.freedesktop.DBus.Error.NameHasNoOwner"
+            || e.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
     }
 
     // MARK: reconciling
@@ -219,7 +253,12 @@ final class Notifier {
                 if let newID = (try? reply.arguments())?.first?.uint32, newID != 0 { self.id = newID }
                 self.confirmed = view
             case .failure(let e):
-                self.log.warning("The notification server refused a notification: \(e.message)")
+                if Notifier.foundNoServer(e) {
+                    self.log.notice("No notification server answered (\(e.name)).")
+                    self.logInstead(view)
+                } else {
+                    self.log.warning("The notification server refused a notification: \(e.message)")
+                }
                 self.shown = .none
                 self.confirmed = .none
                 self.refused = view
@@ -277,11 +316,14 @@ final class Notifier {
         stopTicker()
         // A server that comes later gets what is due or running, not an old "break complete".
         if case .complete = wanted { wanted = .none }
+        ownerKnown = true
         guard newOwner != nil else {
             if !saidNoServer {
-                log.notice("No notification server on the session bus; reminders go out as BreakDue signals only.")
+                log.notice("No notification server on the session bus; reminders go out as BreakDue signals and appear in this log.")
                 saidNoServer = true
             }
+            // What was on screen went with the server: the log shows it now.
+            logInstead(wanted)
             return
         }
         saidNoServer = false

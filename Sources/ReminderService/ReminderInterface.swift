@@ -16,6 +16,7 @@ enum ReminderInterface {
         var status: ReminderStatus { get }
         var settings: Settings { get }
         var doNotDisturbSource: String { get }
+        var timeScaleFactor: UInt32 { get }
         func apply(_ event: ReminderEvent) throws(ReminderError)
         func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError)
         func history(from: Timestamp, to: Timestamp) -> [BreakRecord]
@@ -138,6 +139,11 @@ enum ReminderInterface {
                 """, read: { .string(b.doNotDisturbSource) }),
             Property("Version", "s", doc: "The service's version.", emitsChange: .const,
                      read: { .string(version) }),
+            Property("TimeScale", "u", doc: """
+                1, or N when the service runs with --time-scale N (a demo and test aid): Interval,
+                SnoozeDuration and timed pauses then pass N times faster; breaks, time away and
+                ActiveHours stay in real time, and every time property is still a real instant.
+                """, emitsChange: .const, read: { .uint32(b.timeScaleFactor) }),
         ]
         for key in SettingKey.allCases {
             list.append(Property(key.name, Signature(rawValue: key.signature)!, doc: settingDoc(key),

@@ -48,6 +48,48 @@ enum Texts {
         return tr("Well done.")
     }
 
+    // icared's own messages on the terminal and in the log.
+
+    /// `--time-scale` or `ICARE_TIME_SCALE` with a bad value (`option` names which; nil: no value given).
+    static func badTimeScale(option: String, value: String?) -> String {
+        guard let value else { return tr("icared: %s needs a whole number from 1 to 3600. Try 'icared --help'.", option) }
+        return tr("icared: %s takes a whole number from 1 to 3600, not '%s'. Try 'icared --help'.", option, value)
+    }
+    /// `icared --bad-option`.
+    static func unknownOption(_ option: String) -> String {
+        tr("icared: unknown option '%s'. Try 'icared --help'.", option)
+    }
+    /// Logged at start when a time scale is in effect (the journal stays in English).
+    static func timeScaleInEffect(factor: UInt32) -> String {
+        "Time scale \(factor): the time between breaks passes \(factor) times faster than the settings say (a demo and test aid); breaks last their real length."
+    }
+
+    // Where no notification server runs, the cycle goes to the log instead
+    // (`icared --log-stderr` shows it on the terminal): the notifications' words.
+
+    /// A reminder, logged.
+    static func reminderInLog(breakSeconds: UInt32) -> String {
+        trn("Time for an eye break: look at something about 6 m (20 ft) away for %d second. Run 'icarectl start' to count the break.",
+            "Time for an eye break: look at something about 6 m (20 ft) away for %d seconds. Run 'icarectl start' to count the break.",
+            Int(breakSeconds), breakSeconds)
+    }
+    /// A break's countdown began, logged.
+    static func breakStartedInLog(secondsLeft: Int64) -> String {
+        trn("Break started: look far away for %d second and let your eyes rest on something in the distance.",
+            "Break started: look far away for %d seconds and let your eyes rest on something in the distance.",
+            Int(secondsLeft), secondsLeft)
+    }
+    /// A break ran to its end, logged (`nextAt`: the next break's local time, if any).
+    static func breakCompleteInLog(nextAt: String?) -> String {
+        if let nextAt { return tr("Break complete. Well done. Next break at %s.", nextAt) }
+        return tr("Break complete. Well done.")
+    }
+
+    /// `icared --help`.
+    static var usage: String {
+        tr("Usage: icared [--log-stderr] [--debug] [--time-scale N]\n       icared --help | --version\n\nThe iCare eye-break reminder service. It owns org.icare.Reminder on the\nsession bus and reminds you to look at something 20 feet (6 m) away for\n20 seconds every 20 minutes. Normally started by D-Bus activation or by\nsystemd (systemctl --user start icared); control it with icarectl.\n\nOptions:\n  --log-stderr    log to standard error instead of the journal\n  --debug         log debug messages too\n  --time-scale N  run the schedule N times faster (1-3600), a demo and\n                  test aid: at 60 a 20-minute interval passes in 20 s;\n                  breaks keep their real length. Also ICARE_TIME_SCALE=N.\n  --help          show this help and exit\n  --version       show the version and exit\n\nFiles: $XDG_CONFIG_HOME/icare/config (settings),\n       $XDG_STATE_HOME/icare/ (history and schedule state)\n")
+    }
+
     /// Sound theme names (freedesktop sound naming spec).
     static let reminderSound = "bell"
     static let completeSound = "complete"

@@ -314,6 +314,19 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(lines.last == "  Break started.")
     }
 
+    /// Under `icared --time-scale 60` a 20-minute interval lasts 20 s: the
+    /// bar is a part of that, not of the setting's 1200 s.
+    @Test func theBarFollowsTheServicesTimeScale() {
+        let s = status("waiting") { $0.nextBreak = at(14, 20, 15); $0.apply(["TimeScale": .uint32(60)]) }
+        #expect(s.realInterval == 20)
+        #expect(screen.render(s, now: now, columns: 24, rows: 30)[4] == "  " + String(repeating: "█", count: 15) + String(repeating: "░", count: 5))
+        #expect(StatusFormatter(time: text).percentage(s, now: now) == 25)
+        #expect(screen.render(s, now: now, columns: 24, rows: 30)[5] == "  at 14:20:15")
+        // A service that does not say (an older one) is real time; 3600 rounds up to a second.
+        #expect(status("waiting").realInterval == 1200)
+        #expect(status("waiting") { $0.apply(["TimeScale": .uint32(3600)]) }.realInterval == 1)
+    }
+
     @Test func notRunningFrame() {
         #expect(screen.render(nil, now: now, columns: 80, rows: 30)[2] == "  iCare is not running.")
     }

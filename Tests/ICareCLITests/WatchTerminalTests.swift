@@ -111,6 +111,49 @@ func spawnDetached(_ args: [String]) throws -> Int32 {
         #expect(!pane.screen.contains("Next break in"))
     }
 
+    /// Every key of the footer acts through the service; the view then shows
+    /// what the service's signals say. The service runs 200 times faster: a
+    /// reminder 6 s after the start, a snooze of 5 minutes is 1.5 s.
+    @Test func everyKeyOfTheFooterActsThroughTheService() throws {
+        let h = try ServiceHarness(start: false)
+        defer { h.stop() }
+        try h.start(arguments: ["--log-stderr", "--time-scale", "200"])
+        let pane = try TmuxPane(command: try watchCommand(h))
+        defer { pane.kill() }
+        #expect(waitUntil(timeout: 10) { pane.screen.contains("s start  z snooze  k skip  p pause  q quit") }, "\(pane.screen)")
+        #expect(waitUntil(timeout: 10) { pane.screen.contains("Time for a break") }, "\(pane.screen)")
+
+        try pane.send("z")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("Snoozed.") }, "\(pane.screen)")
+        #expect(try h.string("State") == "snoozed" || h.string("State") == "due")
+        // Back when the service says so, not when the view guesses.
+        #expect(waitUntil(timeout: 5) { pane.screen.contains("Time for a break") }, "\(pane.screen)")
+
+        try pane.send("p")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("State           paused by you") }, "\(pane.screen)")
+        #expect(pane.screen.contains("Paused until you press p again."))
+        #expect(pane.screen.contains("p resume"))
+        #expect(try h.string("PauseReason") == "user")
+
+        try pane.send("p")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("Resumed.") && pane.screen.contains("Next break in") }, "\(pane.screen)")
+        #expect(try h.string("State") == "waiting")
+
+        try pane.send("k")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("Skipped.") }, "\(pane.screen)")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("0 completed, 1 skipped") }, "\(pane.screen)")
+        #expect(try h.number("SkippedToday") == 1)
+
+        // A refusal is the service's sentence, and the view stays as the service has it.
+        try pane.send("p")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("State           paused by you") })
+        try pane.send("z")
+        #expect(waitUntil(timeout: 3) { pane.screen.contains("Cannot snooze while paused; resume first.") }, "\(pane.screen)")
+        #expect(pane.screen.contains("State           paused by you"))
+        try pane.send("q")
+        #expect(waitUntil(timeout: 5) { pane.screen.contains("EXITED 0") })
+    }
+
     @Test func ctrlCRestoresTheTerminal() throws {
         let h = try ServiceHarness()
         defer { h.stop() }

@@ -295,11 +295,11 @@ import TestSupport
     }
 
     /// A person who logs out every evening never runs across midnight: the
-    /// trim runs on the first timer wake-up of a run (here a break's end),
-    /// still never at start-up itself.
+    /// trim runs on the first timer wake-up of a run (here the first reminder,
+    /// 2 s after the start at 600 times faster), still never at start-up itself.
     @Test func theFirstWakeUpOfARunTrimsToo() throws {
         let now = nowMicros()
-        let s = try ServiceHarness(config: "BreakDuration = 10s\n", start: false)
+        let s = try ServiceHarness(start: false)
         let history = s.stateDirectory + "/history"
         try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
         let expired = history + "/" + utcDayName(now - 400 * Self.day)
@@ -307,10 +307,10 @@ import TestSupport
         for path in [expired, kept] {
             try historyLine(utcDayStart(path) + 1_000_000, "completed", 20).write(to: URL(fileURLWithPath: path))
         }
-        try s.start()
+        try s.start(arguments: ["--log-stderr", "--debug", "--time-scale", "600"])
         #expect(FileManager.default.fileExists(atPath: expired), "removed at start-up")
-        #expect(try s.call("StartBreak").status == 0)
-        #expect(waitUntil(timeout: 20, interval: 0.2) { !FileManager.default.fileExists(atPath: expired) }, "log:\n\(s.log)")
+        #expect(waitUntil(timeout: 10, interval: 0.1) { !FileManager.default.fileExists(atPath: expired) }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "due", "the wake-up was the reminder")
         #expect(FileManager.default.fileExists(atPath: kept))
     }
 

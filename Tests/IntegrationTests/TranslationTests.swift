@@ -133,6 +133,24 @@ import TestSupport
         #expect(xml.contains("Interval must be between 900 and 2700 seconds") && !xml.contains("moet tussen"))
     }
 
+    @Test func withoutANotificationServerTheLogShowsTheReminderInDutch() throws {
+        let s = try ServiceHarness(environment: try Self.dutch(), start: false)
+        defer { s.stop() }
+        try NotificationTests.writeState(s, NotificationTests.waitingState(dueIn: 1))
+        try s.start()
+        let said = "Tijd voor een oogpauze: kijk 20 seconden naar iets op zo’n 6 meter afstand."
+        #expect(waitUntil(timeout: 10) { s.log.contains(said) }, "log:\n\(s.log)")
+    }
+
+    @Test func icaredHelpAndErrorsAreDutch() throws {
+        let icared = try Products.path("icared")
+        let help = try Subprocess.run([icared, "--help"], environment: try Self.dutch())
+        #expect(help.status == 0 && help.stdout.hasPrefix("Gebruik: icared "), "\(help)")
+        let bad = try Subprocess.run([icared, "--time-scale", "0"], environment: try Self.dutch())
+        #expect(bad.status == 64 && bad.stderr == "icared: --time-scale neemt een geheel getal van 1 tot 3600, niet '0'. Probeer 'icared --help'.\n",
+                "\(bad)")
+    }
+
     @Test func theServiceSpeaksEnglishUnderC() throws {
         let (s, fake) = try NotificationTests.dueService(environment: Self.english)
         defer { NotificationTests.stop(s, fake) }

@@ -48,8 +48,8 @@ struct Sim {
     var timers = 0
     var answer = Answer.none
 
-    init(_ settings: Settings = Settings(), calendar: OffsetCalendar = cet, now: Timestamp) {
-        engine = ReminderEngine(settings: settings, calendar: calendar, now: now)
+    init(_ settings: Settings = Settings(), calendar: OffsetCalendar = cet, now: Timestamp, timeScale: TimeScale = .real) {
+        engine = ReminderEngine(settings: settings, calendar: calendar, now: now, timeScale: timeScale)
         self.now = now
         self.calendar = calendar
     }
