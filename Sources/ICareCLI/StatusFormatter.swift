@@ -30,6 +30,9 @@ public struct StatusFormatter: Sendable {
 
     func stateWords(_ s: ServiceStatus, now: Timestamp) -> String {
         switch s.state {
+        // TRANSLATORS: the states as `icarectl status` and the watch view name them.
+        case "waiting": return trc("state", "waiting")
+        case "snoozed": return trc("state", "snoozed")
         case "due": return tr("due: time to rest your eyes")
         case "break": return tr("on a break")
         case "paused":

@@ -74,6 +74,16 @@ import TestSupport
         #expect(r.status != 0 && r.stderr.contains("format specifications"), "\(r)")
     }
 
+    @Test func theDutchManPageIsInStepWithTheTableAndTheCatalog() throws {
+        var env = try Self.dutch()
+        env["LANG"] = "C.UTF-8"
+        env["LANGUAGE"] = "nl"  // as scripts/regenerate makes it
+        let r = try Subprocess.run([try Products.path("icarectl"), "--generate-manual"], environment: env)
+        let checkedIn = try String(contentsOfFile: Self.repo.path + "/man/nl/icarectl.1", encoding: .utf8)
+        #expect(r.status == 0 && r.stdout == checkedIn, "man/nl/icarectl.1 is out of date; run scripts/regenerate")
+        #expect(checkedIn.contains(".SH NAAM\nicarectl \\- bedien iCare"))
+    }
+
     // MARK: icarectl
 
     @Test func icarectlSpeaksDutchUnderADutchLocaleAndEnglishUnderC() throws {
