@@ -18,7 +18,7 @@ public struct StatusFormatter: Sendable {
         // TRANSLATORS: the labels of `icarectl status`, each followed by a colon.
         var rows: [(String, String)] = [(tr("State"), style.state(s.state, stateWords(s, now: now)))]
         if s.state == "break", s.breakEnds > 0 {
-            rows.append((tr("Break ends"), tr("%s, in %s", time.clockSeconds(s.breakEnds), TimeText.span(TimeText.secondsUntil(s.breakEnds, from: now)))))
+            rows.append((tr("Break ends"), clockAndWait(time.clockSeconds(s.breakEnds), until: s.breakEnds, now: now)))
         }
         if s.state == "paused" { rows.append((tr("Paused until"), pausedUntilWords(s, now: now))) }
         rows.append((tr("Next break"), nextBreakWords(s, now: now)))
@@ -55,7 +55,7 @@ public struct StatusFormatter: Sendable {
 
     func pausedUntilWords(_ s: ServiceStatus, now: Timestamp) -> String {
         if s.pausedUntil > 0 {
-            return tr("%s, in %s", time.clock(s.pausedUntil, relativeTo: now), TimeText.span(TimeText.secondsUntil(s.pausedUntil, from: now)))
+            return clockAndWait(time.clock(s.pausedUntil, relativeTo: now), until: s.pausedUntil, now: now)
         }
         switch s.pauseReason {
         // TRANSLATORS: completes "Paused until:".
@@ -71,7 +71,12 @@ public struct StatusFormatter: Sendable {
             let ago = s.nextBreak < now ? (now - s.nextBreak) / Micro.second : 0
             return tr("due since %s (%s ago)", time.clock(s.nextBreak, relativeTo: now), TimeText.span(ago))
         }
-        return tr("%s, in %s", time.clock(s.nextBreak, relativeTo: now), TimeText.span(TimeText.secondsUntil(s.nextBreak, from: now)))
+        return clockAndWait(time.clock(s.nextBreak, relativeTo: now), until: s.nextBreak, now: now)
+    }
+
+    /// `14:32, in 12m 30s`: when `t` comes, as `clock`, and how long until then.
+    func clockAndWait(_ clock: String, until t: Timestamp, now: Timestamp) -> String {
+        tr("%s, in %s", clock, TimeText.span(TimeText.secondsUntil(t, from: now)))
     }
 
     func todayWords(_ s: ServiceStatus) -> String {

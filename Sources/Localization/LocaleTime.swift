@@ -7,14 +7,14 @@ import Glibc
 /// handling); `strftime` only formats them. In the C locale the forms are
 /// the plain ones iCare always used: 24-hour and ISO dates.
 public enum LocaleTime {
-    /// `14:32` or ` 2:32 PM`, trimmed.
+    /// `14:32` or `2:32 PM` (`%-l`: glibc's hour without padding).
     public static func clock(hour: Int, minute: Int) -> String {
-        format(twelveHour ? "%l:%M %p" : "%H:%M", hour: hour, minute: minute)
+        format(twelveHour ? "%-l:%M %p" : "%H:%M", hour: hour, minute: minute)
     }
 
     /// `14:32:05` or `2:32:05 PM`.
     public static func clockSeconds(hour: Int, minute: Int, second: Int) -> String {
-        format(twelveHour ? "%l:%M:%S %p" : "%H:%M:%S", hour: hour, minute: minute, second: second)
+        format(twelveHour ? "%-l:%M:%S %p" : "%H:%M:%S", hour: hour, minute: minute, second: second)
     }
 
     /// A date with its weekday: `Mon 2024-12-02` (C), `ma 02-12-2024` (nl_NL).
@@ -62,11 +62,9 @@ public enum LocaleTime {
         t.tm_min = Int32(truncatingIfNeeded: minute)
         t.tm_sec = Int32(truncatingIfNeeded: second)
         var buffer = [CChar](repeating: 0, count: 128)
-        let n = strftime(&buffer, buffer.count, pattern, &t)
-        let text = buffer.prefix(n).withUnsafeBufferPointer { raw in
-            String(decoding: raw.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return text.trimmingSpaces
+        // What strftime writes is NUL-terminated; 0 means nothing (or too long).
+        guard strftime(&buffer, buffer.count, pattern, &t) > 0 else { return "" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }
 
@@ -80,12 +78,5 @@ extension String {
             percent = !percent && ch == "%"
         }
         return out
-    }
-
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
     }
 }

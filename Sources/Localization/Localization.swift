@@ -35,12 +35,9 @@ public enum Localization {
     /// The folder of this program (`/proc/self/exe`), or nil.
     static func executableFolder() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let path = buffer.prefix(n).withUnsafeBufferPointer { raw in
-            String(decoding: raw.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return parent(of: path)
+        // The buffer is zeroed and one longer than readlink may fill: it stays NUL-terminated.
+        guard readlink("/proc/self/exe", &buffer, buffer.count - 1) > 0 else { return nil }
+        return parent(of: buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     static func parent(of path: String) -> String {

@@ -18,8 +18,6 @@ public final class Daemon {
     let log: Log
     let paths: XDGPaths
     let calendar: any LocalCalendar
-    /// How fast the schedule runs (`icared --time-scale`); real time normally.
-    let timeScale: TimeScale
     /// The engine; every change goes through `apply`, which refreshes `status`.
     var engine: ReminderEngine {
         didSet { status = engine.status }
@@ -65,7 +63,6 @@ public final class Daemon {
         self.log = log
         self.paths = paths
         self.calendar = calendar
-        self.timeScale = timeScale
         config = ConfigFile(paths: paths)
         history = HistoryStore(paths: paths)
         stateFile = StateFile(paths: paths)
@@ -185,7 +182,7 @@ public final class Daemon {
             // What ended while the service was down is recorded now, before its signal.
             object.trackingChanges { perform(engine.startupEffects) }
             afterChange()
-            if !timeScale.isReal { log.notice(Texts.timeScaleInEffect(factor: timeScale.factor)) }
+            if !engine.timeScale.isReal { log.notice(Texts.timeScaleInEffect(factor: engine.timeScale.factor)) }
             log.info("iCare \(Daemon.version) is running; \(statusLine()).",
                      fields: [("ICARE_STATE", status.state.rawValue)])
             SystemdNotify.ready(status: statusLine())
@@ -495,7 +492,7 @@ public final class Daemon {
 extension Daemon: ReminderInterface.Backend {
     var settings: Settings { engine.settings }
     var doNotDisturbSource: String { dndSource }
-    var timeScaleFactor: UInt32 { timeScale.factor }
+    var timeScaleFactor: UInt32 { engine.timeScale.factor }
 
     func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) {
         let updated: Settings

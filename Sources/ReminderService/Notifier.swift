@@ -63,7 +63,6 @@ final class Notifier {
     private var dismissed: View?
     /// A view the server refused: not tried again on this server until the view changes.
     private var refused: View?
-    private var completeBody = Texts.completeBody(nextAt: nil)
     private var settings = Settings()
     private var ticker: EventSource?
     private var watches: [AnyObject] = []
@@ -72,6 +71,7 @@ final class Notifier {
     private var ownerKnown = false
     /// The last view written to the log for want of a server.
     private var logged: View = .none
+    /// The next break's local time for "break complete", if one is planned.
     private var completeClock: String?
 
     init(bus: Connection, loop: EventLoop, log: Log) {
@@ -107,7 +107,6 @@ final class Notifier {
 
     /// Shows the brief "break complete" in place of the countdown.
     func breakCompleted(nextBreak: Timestamp, clock: String?) {
-        completeBody = Texts.completeBody(nextAt: clock)
         completeClock = clock
         want(.complete(next: nextBreak))
     }
@@ -221,7 +220,7 @@ final class Notifier {
 
     private func showComplete() {
         let hints = commonHints() + [("urgency", .byte(0)), ("transient", .bool(true)), soundHint(Texts.completeSound)]
-        send(summary: Texts.completeSummary, body: completeBody, actions: [], hints: hints,
+        send(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: completeClock), actions: [], hints: hints,
              timeout: Notifier.completeTimeout, view: wanted)
     }
 
