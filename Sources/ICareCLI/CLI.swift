@@ -40,9 +40,7 @@ public enum CLI {
         case .monitor(let json):
             return try MonitorSession(context: context, json: json).run()
         default:
-            let loop: EventLoop
-            do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
-            try Runner(context: context, proxy: ReminderProxy(loop: loop)).run(command)
+            try Runner(context: context, proxy: ReminderProxy(loop: try EventLoop.forCLI())).run(command)
         }
         return ExitStatus.ok
     }

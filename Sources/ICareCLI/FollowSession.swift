@@ -19,19 +19,17 @@ final class FollowSession {
     init(context: RunContext, format: StatusFormat) throws(CLIError) {
         self.context = context
         self.format = format
-        do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
+        loop = try EventLoop.forCLI()
         feed = try LiveFeed(loop: loop)
     }
 
     func run() throws(CLIError) -> Int32 {
-        do {
+        try loop.setUpForCLI {
             try loop.exitOnTerminationSignals()
             timer = try loop.addTimer(clock: .realtime, at: 0, accuracy: 50_000) { [unowned self] in self.emit() }
             timer?.setEnabled(.off)
             emitter = try loop.addDefer { [unowned self] in self.emit() }
             emitter?.setEnabled(.off)
-        } catch {
-            throw .failure(tr("Could not set up the event loop: %s.", error))
         }
         feed.onEvent = { [unowned self] event in
             if case .snapshot = event { self.ready = true }
@@ -45,7 +43,7 @@ final class FollowSession {
             self.loop.exit(ExitStatus.failure)
         }
         feed.start()
-        do { _ = try loop.run() } catch { throw .failure(tr("The event loop failed: %s.", error)) }
+        try loop.runForCLI()
         return status
     }
 

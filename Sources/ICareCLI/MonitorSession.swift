@@ -15,12 +15,12 @@ final class MonitorSession {
     init(context: RunContext, json: Bool) throws(CLIError) {
         self.context = context
         self.json = json
-        do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
+        loop = try EventLoop.forCLI()
         feed = try LiveFeed(loop: loop)
     }
 
     func run() throws(CLIError) -> Int32 {
-        do { try loop.exitOnTerminationSignals() } catch { throw .failure(tr("Could not set up the event loop: %s.", error)) }
+        try loop.setUpForCLI { try loop.exitOnTerminationSignals() }
         let f = MonitorFormatter(time: context.time, style: context.style)
         feed.onEvent = { [unowned self] event in
             let lines = self.json ? f.json(event, at: self.context.now()).map { $0.text } : f.text(event, at: self.context.now())
@@ -33,7 +33,7 @@ final class MonitorSession {
         }
         if context.err.isTerminal { context.err.write(tr("Watching %s; Ctrl-C to stop.", "org.icare.Reminder") + "\n") }
         feed.start()
-        do { _ = try loop.run() } catch { throw .failure(tr("The event loop failed: %s.", error)) }
+        try loop.runForCLI()
         return status
     }
 }

@@ -23,7 +23,7 @@ final class WatchSession {
 
     init(context: RunContext) throws(CLIError) {
         self.context = context
-        do { loop = try EventLoop() } catch { throw .failure(tr("Could not create the event loop: %s.", error)) }
+        loop = try EventLoop.forCLI()
         feed = try LiveFeed(loop: loop)
     }
 
@@ -46,16 +46,12 @@ final class WatchSession {
         feed.start()
         draw()
         armTick()
-        do {
-            _ = try loop.run()
-        } catch {
-            throw .failure(tr("The event loop failed: %s.", error))
-        }
+        try loop.runForCLI()
         return status
     }
 
     private func setUpSources() throws(CLIError) {
-        do {
+        try loop.setUpForCLI {
             for signo in [SIGINT, SIGTERM, SIGHUP] {
                 sources.append(try loop.addSignal(signo) { [unowned self] _ in self.loop.exit(ExitStatus.ok) })
             }
@@ -68,8 +64,6 @@ final class WatchSession {
                 self.draw()
                 self.armTick()
             }
-        } catch {
-            throw .failure(tr("Could not set up the event loop: %s.", error))
         }
     }
 
