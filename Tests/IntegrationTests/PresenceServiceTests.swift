@@ -24,9 +24,8 @@ import TestSupport
         defer { rig.stop() }
         let logind = try rig.startLogind()
         let notifications = try rig.startNotifications()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         #expect(try s.string("State") == "due")
         #expect(try waitUntil(timeout: 10) { try notifications.methodCalls("Notify") > 0 }, "the due reminder was never shown; log:\n\(s.log)")
         let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
@@ -124,9 +123,8 @@ import TestSupport
         let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 60, nextAt: dueAt))
         defer { rig.stop() }
         let logind = try rig.startLogind()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
         defer { monitor.stop() }
         #expect(try s.number("NextBreak") == dueAt)
@@ -161,9 +159,8 @@ import TestSupport
         defer { rig.stop() }
         let logind = try rig.startLogind()
         let notifications = try rig.startNotifications()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         #expect(try waitUntil(timeout: 10) { try notifications.methodCalls("Notify") > 0 }, "log:\n\(s.log)")
         let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
         defer { monitor.stop() }
@@ -250,9 +247,8 @@ import TestSupport
         let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 60))
         defer { rig.stop() }
         let logind = try rig.startLogind()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         // Idle since 15 s ago (the desktop sets the hints): away at once.
         try logind.update(Self.session, ["IdleHint", "b", "true", "IdleSinceHint", "t", String(wallMicros() - 15_000_000)])
         #expect(waitUntil(timeout: 10) { s.log.contains("idle for 10 s") }, "log:\n\(s.log)")
@@ -300,9 +296,8 @@ import TestSupport
         let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 60))
         defer { rig.stop() }
         let logind = try rig.startLogind()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         #expect(try s.call("StartBreak").status == 0)
         try logind.setLocked(Self.session, true)
         #expect(waitUntil(timeout: 10) { s.log.contains("screen locked") }, "log:\n\(s.log)")
@@ -321,9 +316,8 @@ import TestSupport
         let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 60))
         defer { rig.stop() }
         let logind = try rig.startLogind()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         func state() throws -> String { "\(try s.string("State"))/\(try s.string("PauseReason"))" }
 
         // Lock, then Pause: the pause is the most recent cause.
@@ -358,9 +352,8 @@ import TestSupport
         let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 60))
         defer { rig.stop() }
         let logind = try rig.startLogind()
-        try rig.startService()
+        try rig.startServiceWatchingLogind()
         let s = rig.service
-        try rig.waitLogged("watching logind session \(Self.session)")
         try logind.setLocked(Self.session, true)
         #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "locked" }, "log:\n\(s.log)")
         // The system bus goes away (and logind with it): a source that vanished cannot hold the schedule paused.
@@ -475,6 +468,12 @@ final class PresenceRig: @unchecked Sendable {
     }
 
     func startService() throws { try service.start() }
+
+    /// Starts icared and waits (bounded) until it watches logind's session c1.
+    func startServiceWatchingLogind() throws {
+        try startService()
+        try waitLogged("watching logind session \(PresenceServiceTests.session)")
+    }
 
     /// Waits (bounded) until icared's log has a line containing `text`.
     func waitLogged(_ text: String, timeout: TimeInterval = 10) throws {
