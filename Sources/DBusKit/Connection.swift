@@ -22,6 +22,11 @@ public final class Connection {
     var nameWatchers: [String: NameTracking] = [:]
     var objects: [String: ExportedObject] = [:]
     private var closed = false
+    /// libdbus stops reading from the socket while this many bytes of
+    /// received messages wait to be handled (its default is 63 MB): peers
+    /// that send large messages at once are taken one after another, and
+    /// memory stays bounded.
+    static let receiveQueueLimit = 4 << 20
     private let filter: DBusHandleMessageFunction = { _, message, userdata in
         let connection = Unmanaged<Connection>.fromOpaque(userdata!).takeUnretainedValue()
         return connection.handleIncoming(Message(retaining: message!))
@@ -62,6 +67,7 @@ public final class Connection {
         raw = c
         self.loop = loop
         dbus_connection_set_exit_on_disconnect(c, 0)
+        dbus_connection_set_max_received_size(c, Connection.receiveQueueLimit)
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard dbus_connection_add_filter(c, filter, me, nil) != 0 else { throw DBusError.noMemory() }
         try attachToLoop()

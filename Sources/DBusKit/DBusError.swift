@@ -23,6 +23,7 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func propertyReadOnly(_ m: String) -> DBusError { DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: m) }
     public static func failed(_ m: String) -> DBusError { DBusError(name: "org.freedesktop.DBus.Error.Failed", message: m) }
     public static func noMemory() -> DBusError { DBusError(name: "org.freedesktop.DBus.Error.NoMemory", message: "Out of memory.") }
+    public static func limitsExceeded(_ m: String) -> DBusError { DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded", message: m) }
     public static func disconnected(_ m: String) -> DBusError { DBusError(name: "org.freedesktop.DBus.Error.Disconnected", message: m) }
 
     /// Takes the contents of a C `DBusError` that is set, and frees it.

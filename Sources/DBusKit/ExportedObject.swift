@@ -86,20 +86,22 @@ public final class ExportedObject {
     // MARK: dispatch
 
     /// Serves one method call; always returns a reply (result or error).
+    /// The signature is checked before anything is read, and the arguments
+    /// are read within `Message.methodCallReadLimit`, so a wrong or oversized
+    /// call costs next to nothing to refuse.
     func handle(_ message: Message) -> Message {
         do throws(DBusError) {
-            let args = try message.arguments()
+            if message.carriesFileDescriptors { throw DBusError.invalidArgs("This service takes no file descriptors.") }
             let member = message.member ?? ""
             let ifaceName = message.interface
             switch (ifaceName, member) {
             case ("org.freedesktop.DBus.Introspectable", "Introspect"), (nil, "Introspect"):
-                try expect(message, "", "Introspect")
+                _ = try arguments(message, "", "Introspect")
                 return message.methodReturn([.string(Introspection.xml(for: self, children: connection?.children(of: path) ?? []))])
             case ("org.freedesktop.DBus.Properties", "GetAll"):
-                try expect(message, "s", "org.freedesktop.DBus.Properties.GetAll")
-                return try getAll(message, args[0].string!)
+                return try getAll(message)
             case ("org.freedesktop.DBus.Properties", _):
-                return message.methodReturn(try handleProperties(member, message, args))
+                return message.methodReturn(try handleProperties(member, message))
             default:
                 break
             }
@@ -119,18 +121,15 @@ public final class ExportedObject {
                 method = m
             } else {
                 guard let found = interfaces.lazy.compactMap({ i in i.method(member).map { (i, $0) } }).first else {
-                    if member == "GetAll" {
-                        try expect(message, "s", "org.freedesktop.DBus.Properties.GetAll")
-                        return try getAll(message, args[0].string!)
-                    }
+                    if member == "GetAll" { return try getAll(message) }
                     if member == "Get" || member == "Set" {
-                        return message.methodReturn(try handleProperties(member, message, args))
+                        return message.methodReturn(try handleProperties(member, message))
                     }
                     throw DBusError.unknownMethod("Object \(path) has no method \(member).")
                 }
                 (iface, method) = found
             }
-            try expect(message, method.inputSignature, "\(iface.name).\(method.name)")
+            let args = try arguments(message, method.inputSignature, "\(iface.name).\(method.name)")
             let out = try method.handler(MethodCall(message: message, arguments: args))
             let outSig = out.map(\.signatureText).joined()
             precondition(outSig == method.outputSignature, "\(method.name) returned '\(outSig)', described '\(method.outputSignature)'")
@@ -140,23 +139,26 @@ public final class ExportedObject {
         }
     }
 
-    private func expect(_ message: Message, _ signature: String, _ what: String) throws(DBusError) {
+    /// The arguments of `message` once its signature is `signature`; read
+    /// only then, and within the method-call limit.
+    private func arguments(_ message: Message, _ signature: String, _ what: String) throws(DBusError) -> [DBusValue] {
         let given = message.signature
         guard given == signature else {
             let want = signature.isEmpty ? "no arguments" : "arguments of type '\(signature)'"
             let got = given.isEmpty ? "none" : "'\(given)'"
             throw DBusError.invalidArgs("\(what) takes \(want), not \(got).")
         }
+        return try message.arguments(limit: Message.methodCallReadLimit)
     }
 
-    private func handleProperties(_ member: String, _ message: Message, _ args: [DBusValue]) throws(DBusError) -> [DBusValue] {
+    private func handleProperties(_ member: String, _ message: Message) throws(DBusError) -> [DBusValue] {
         switch member {
         case "Get":
-            try expect(message, "ss", "org.freedesktop.DBus.Properties.Get")
+            let args = try arguments(message, "ss", "org.freedesktop.DBus.Properties.Get")
             let p = try findProperty(args[0].string!, args[1].string!)
             return [.variant(p.read())]
         case "Set":
-            try expect(message, "ssv", "org.freedesktop.DBus.Properties.Set")
+            let args = try arguments(message, "ssv", "org.freedesktop.DBus.Properties.Set")
             let p = try findProperty(args[0].string!, args[1].string!)
             guard let setter = p.write else {
                 throw DBusError.propertyReadOnly("Property \(p.name) is read-only.")
@@ -172,7 +174,8 @@ public final class ExportedObject {
         }
     }
 
-    private func getAll(_ message: Message, _ name: String) throws(DBusError) -> Message {
+    private func getAll(_ message: Message) throws(DBusError) -> Message {
+        let name = try arguments(message, "s", "org.freedesktop.DBus.Properties.GetAll")[0].string!
         if let cached = getAllCache[name] {
             // The same properties as last time: reply with a copy while every value is unchanged.
             var same = true

@@ -106,11 +106,26 @@ public final class Message {
         for v in values { MessageWriter.write(v, into: iter) }
     }
 
-    /// Reads the whole body.
-    public func arguments() throws(DBusError) -> [DBusValue] {
+    /// How much a message may hold before reading it is refused, in the
+    /// reader's cost units (see `MessageReader.Budget`): 8 MiB by default,
+    /// far beyond any reply iCare expects (a year of history is ~1 MiB).
+    public static let defaultReadLimit = 8 << 20
+    /// The limit for the arguments of a method call an object serves: every
+    /// member of iCare's interfaces takes a few numbers or short strings.
+    public static let methodCallReadLimit = 64 << 10
+
+    /// Whether file descriptors travel with the message.
+    public var carriesFileDescriptors: Bool { dbus_message_contains_unix_fds(raw) != 0 }
+
+    /// Reads the whole body, refusing (`LimitsExceeded`) once more than
+    /// `limit` is spent and (`InvalidArgs`) a body that carries file
+    /// descriptors; their duplicates are never taken out of the message.
+    public func arguments(limit: Int = Message.defaultReadLimit) throws(DBusError) -> [DBusValue] {
+        if carriesFileDescriptors { throw DBusError.invalidArgs("This service takes no file descriptors.") }
         let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
         defer { iter.deallocate() }
         guard dbus_message_iter_init(raw, iter) != 0 else { return [] }
-        return try MessageReader.readAll(iter)
+        var budget = MessageReader.Budget(remaining: limit)
+        return try MessageReader.readAll(iter, &budget)
     }
 }

@@ -26,17 +26,24 @@ public struct ConfigFile: Sendable {
     /// - A bad value is an error and that key keeps its value in `previous`.
     /// - An unknown key, a foreign `[group]` or a repeated key is a warning;
     ///   of repeated lines the last good one wins.
-    /// - A file that cannot be read is an error and `previous` is kept whole.
-    public func load(previous: Settings) -> (settings: Settings, problems: [ConfigProblem]) {
+    /// - A file that cannot be read (too large, not a regular file, no
+    ///   permission) is an error and `previous` is kept whole.
+    ///
+    /// `previous` is nil at start-up, when the defaults are what is kept.
+    public func load(previous: Settings?) -> (settings: Settings, problems: [ConfigProblem]) {
         do {
-            guard let bytes = try AtomicFile.readIfPresent(path, limit: 1 << 20) else { return (Settings(), []) }
-            return Self.parse(bytes, path: path, previous: previous)
+            guard let bytes = try AtomicFile.readIfPresent(path, limit: Self.sizeLimit) else { return (Settings(), []) }
+            return Self.parse(bytes, path: path, previous: previous ?? Settings())
         } catch {
+            let kept = previous == nil ? "the defaults apply" : "the settings stay as they were"
             let problem = ConfigProblem(path: path, line: nil, severity: .error,
-                                        message: "The file could not be read (\(error)); the settings stay as they were.")
-            return (previous, [problem])
+                                        message: "The file could not be read (\(error)); \(kept).")
+            return (previous ?? Settings(), [problem])
         }
     }
+
+    /// The largest config file read: a hand-written one is a few hundred bytes.
+    public static let sizeLimit = 1 << 20
 
     /// The settings in `bytes`, by the rules of `load`.
     public static func parse(_ bytes: [UInt8], path: String, previous: Settings) -> (settings: Settings, problems: [ConfigProblem]) {
@@ -62,7 +69,7 @@ public struct ConfigFile: Sendable {
             throw .invalidValue(error)
         }
         do {
-            guard let old = try AtomicFile.readIfPresent(path, limit: 1 << 20) else {
+            guard let old = try AtomicFile.readIfPresent(path, limit: Self.sizeLimit) else {
                 try Directory.ensure(Directory.parent(of: path))
                 try AtomicFile.write(ConfigTemplate.text(setting: key, to: text), to: path)
                 return

@@ -11,16 +11,20 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let path: String
     /// The `errno` value it left.
     public let code: Int32
+    /// A sentence part that says more than `strerror` can (e.g. "not a
+    /// regular file but a named pipe"); nil for the C library's text.
+    public let detail: String?
 
     /// A failure of `function` on `path` with the errno `code`.
-    public init(function: String, path: String, code: Int32) {
+    public init(function: String, path: String, code: Int32, detail: String? = nil) {
         self.function = function
         self.path = path
         self.code = code
+        self.detail = detail
     }
 
-    /// The C library's text for `code` (`strerror`).
-    public var reason: String { String(cString: strerror(code)) }
+    /// `detail`, or the C library's text for `code` (`strerror`).
+    public var reason: String { detail ?? String(cString: strerror(code)) }
 
     /// True when the file or a directory on its path does not exist (`ENOENT`).
     public var isNotFound: Bool { code == ENOENT }

@@ -30,9 +30,6 @@ public struct HistoryStore: Sendable {
     /// Queries spanning more days than this list the directory rather than
     /// probing every day's name.
     public static let maximumComputedDays: Int64 = 400
-    /// The largest day file read: far beyond a day of breaks (about 50 bytes each).
-    static let fileLimit = 1 << 20
-
     /// The history directory.
     public let directory: String
 
@@ -91,17 +88,13 @@ public struct HistoryStore: Sendable {
         }
         for day in days {
             let path = path(of: day)
-            let bytes: [UInt8]
             do {
-                guard let read = try AtomicFile.readIfPresent(path, limit: Self.fileLimit) else { continue }
-                bytes = read
+                guard let file = try HistoryDayFile.read(path, keep: { from <= $0.at && $0.at < to }) else { continue }
+                records += file.records
+                problems += file.problems
             } catch {
                 problems.append(HistoryProblem(path: path, line: nil, message: "The file could not be read: \(error)."))
-                continue
             }
-            let file = HistoryDayFile.parse(bytes, path: path)
-            records += file.records.filter { from <= $0.at && $0.at < to }
-            problems += file.problems
         }
         // Stable: records with equal times keep the order they were written in.
         return (Self.stableSortedByTime(records), problems)

@@ -67,7 +67,7 @@ public final class Daemon {
         history = HistoryStore(paths: paths)
         stateFile = StateFile(paths: paths)
         let now = Daemon.wallNow()
-        let (settings, problems) = config.load(previous: Settings())
+        let (settings, problems) = config.load(previous: nil)
         for p in problems { log.warning(p.description) }
         let (today, todayProblems) = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
         var snapshot: EngineSnapshot? = nil

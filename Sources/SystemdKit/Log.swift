@@ -42,8 +42,13 @@ public final class Log {
     }
 
     /// Logs `message` with extra journal `fields` (upper-case names, e.g. `ICARE_STATE`).
+    /// Control characters in `message` and in field values are escaped (see
+    /// `escaped`): text from outside (a config line, a peer's name) cannot
+    /// forge a log line, move a terminal's cursor or cut a journal field.
     public func log(_ level: LogLevel, _ message: String, fields: [(String, String)] = []) {
         guard level <= threshold else { return }
+        let message = Log.escaped(message)
+        let fields = fields.map { ($0.0, Log.escaped($0.1)) }
         switch target {
         case .stderr:
             var line = "\(identifier): \(level <= .warning ? level.label + ": " : "")\(message)"
@@ -68,5 +73,30 @@ public final class Log {
         defer { cstrings.forEach { free($0) } }
         var iov = cstrings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0)) }
         _ = iov.withUnsafeMutableBufferPointer { sd_journal_sendv($0.baseAddress, Int32($0.count)) }
+    }
+
+    /// `text` with every control character (C0, DEL, C1) written as `\xNN`
+    /// (or `\u{NNNN}` for the line and paragraph separators); everything
+    /// else, other scripts and emoji included, as it is.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let escape = scalar.value < 0x100
+                ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+                : "\\u{" + hex + "}"
+            out.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(out)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
     }
 }

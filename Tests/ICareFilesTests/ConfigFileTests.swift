@@ -99,7 +99,25 @@ import Testing
         let (settings, problems) = ConfigFile(path: temp.join("config")).load(previous: previous)
         #expect(settings == previous)
         #expect(problems.count == 1)
-        #expect(problems.first?.message.contains("read(") == true)
+        #expect(problems.first?.message.contains("open(\(temp.join("config"))): not a regular file but a directory") == true)
+        #expect(problems.first?.message.contains("the settings stay as they were") == true)
+    }
+
+    @Test func unreadableFileAtStartMeansTheDefaults() throws {
+        let temp = try TemporaryDirectory()
+        #expect(mkfifo(temp.join("config"), 0o600) == 0)
+        let (settings, problems) = ConfigFile(path: temp.join("config")).load(previous: nil)
+        #expect(settings == Settings())
+        #expect(problems.map(\.message) == ["The file could not be read (open(\(temp.join("config"))): not a regular file but a named pipe); the defaults apply."])
+    }
+
+    @Test func aFileOverTheLimitIsRefusedNotRead() throws {
+        let temp = try TemporaryDirectory()
+        let path = temp.join("config")
+        try AtomicFile.write([UInt8](repeating: UInt8(ascii: "#"), count: ConfigFile.sizeLimit + 1), to: path)
+        let (settings, problems) = ConfigFile(path: path).load(previous: nil)
+        #expect(settings == Settings())
+        #expect(problems.first?.message.contains("read(\(path)): File too large") == true)
     }
 
     @Test func writeChangesOnlyThatLine() throws {
