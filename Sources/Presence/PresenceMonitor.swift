@@ -74,10 +74,10 @@ public final class PresenceMonitor {
 
     private let loop: EventLoop
     private let log: Log
-    private let hasSystemBus: Bool
     /// Why there is no system bus, for the one line that says so.
     private let systemBusProblem: String?
-    private let logind: LogindWatcher?
+    /// logind's watcher on the system bus connection of the moment (nil: none).
+    private var logind: LogindWatcher?
     private let screensavers: [ScreenSaverWatcher]
     private let mutter: MutterIdleWatcher
     private var started = false
@@ -95,7 +95,6 @@ public final class PresenceMonitor {
     public init(session: Connection, system: Connection?, loop: EventLoop, log: Log, systemBusProblem: String? = nil) {
         self.loop = loop
         self.log = log
-        hasSystemBus = system != nil
         self.systemBusProblem = systemBusProblem
         logind = system.map { LogindWatcher(bus: $0) }
         screensavers = [ScreenSaverWatcher.gnome, ScreenSaverWatcher.freedesktop].map {
@@ -111,13 +110,7 @@ public final class PresenceMonitor {
         guard !started else { return }
         started = true
         if let logind {
-            logind.onPresence = { [weak self] present in
-                self?.sourceChanged("logind", present, missing: "logind (org.freedesktop.login1) is not on the system bus: no lock hints or sleep from it")
-            }
-            logind.onResolved = { [weak self] resolution in self?.sessionResolved(resolution) }
-            logind.onHints = { [weak self] in self?.logindHintsChanged() }
-            logind.onPrepareForSleep = { [weak self] sleeping in self?.prepareForSleep(sleeping) }
-            logind.start()
+            startLogind(logind)
         } else {
             let why = systemBusProblem.map { " (\($0))" } ?? ""
             reportMissing("system bus", "no system bus\(why): no lock hints or sleep from logind")
@@ -146,6 +139,27 @@ public final class PresenceMonitor {
         idleThreshold = value
         mutter.setThreshold(ms: UInt64(value) * 1000)
         logindHintsChanged()
+    }
+
+    private func startLogind(_ logind: LogindWatcher) {
+        logind.onPresence = { [weak self] present in
+            self?.sourceChanged("logind", present, missing: "logind (org.freedesktop.login1) is not on the system bus: no lock hints or sleep from it")
+        }
+        logind.onResolved = { [weak self] resolution in self?.sessionResolved(resolution) }
+        logind.onHints = { [weak self] in self?.logindHintsChanged() }
+        logind.onPrepareForSleep = { [weak self] sleeping in self?.prepareForSleep(sleeping) }
+        logind.start()
+    }
+
+    /// Call when a system bus connection is made again (the bus restarted,
+    /// or came up after the service): logind is watched on it as at start,
+    /// and each source missing from it is logged once more.
+    public func systemBusConnected(_ system: Connection) {
+        logind?.busLost()
+        let watcher = LogindWatcher(bus: system)
+        logind = watcher
+        missingLogged.subtract(["logind", "logind session", "system bus"])
+        if started { startLogind(watcher) }
     }
 
     /// Call when the system bus connection is lost: logind is gone with it.

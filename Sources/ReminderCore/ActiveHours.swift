@@ -34,11 +34,23 @@ public struct ActiveHours: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `HH:MM-HH:MM`.
     public init?(_ text: String) {
+        guard let (s, e) = Self.times(text) else { return nil }
+        self.init(start: s, end: e)
+    }
+
+    /// Whether `text` is well-formed but starts and ends at the same time
+    /// (refused: it would mean both never and always).
+    public static func startEqualsEnd(_ text: String) -> Bool {
+        guard let (s, e) = times(text) else { return false }
+        return s == e
+    }
+
+    private static func times(_ text: String) -> (TimeOfDay, TimeOfDay)? {
         let parts = text.trimmingSpaces.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2,
               let s = TimeOfDay(String(parts[0]).trimmingSpaces),
               let e = TimeOfDay(String(parts[1]).trimmingSpaces) else { return nil }
-        self.init(start: s, end: e)
+        return (s, e)
     }
 
     /// True when the span crosses midnight.

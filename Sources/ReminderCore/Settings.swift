@@ -50,7 +50,12 @@ public struct Settings: Equatable, Sendable {
         case (.snoozeDuration, .uint(let v)): snoozeDuration = try key.checkRange(v)
         case (.activeHours, .string(let s)):
             if s.isEmpty { activeHours = nil; return }
-            guard let hours = ActiveHours(s) else { throw SettingError(key: key, reason: key.allowed) }
+            guard let hours = ActiveHours(s) else {
+                if ActiveHours.startEqualsEnd(s) {
+                    throw SettingError(key: key, reason: tr("ActiveHours cannot start and end at the same time; leave it empty to be reminded at any hour."))
+                }
+                throw SettingError(key: key, reason: key.allowed)
+            }
             activeHours = hours
         case (.weekdaysOnly, .bool(let b)): weekdaysOnly = b
         case (.dndPolicy, .string(let s)):

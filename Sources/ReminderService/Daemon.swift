@@ -35,7 +35,7 @@ public final class Daemon {
     var notifier: Notifier?
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
-    var systemBus: Connection?
+    var systemBus: SystemBusLink?
     /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
     var desktopKnown = false
 
@@ -55,6 +55,15 @@ public final class Daemon {
     var configGraceArmed = false
     /// History problems already logged, so a client polling GetHistory does not flood the log.
     var reportedHistoryProblems: Set<String> = []
+    /// The config file's problems as last read: each is logged when it
+    /// appears, not again on every reload (a setting changed over D-Bus
+    /// rewrites the file and so reloads it).
+    var configProblems: [ConfigProblem] = []
+    /// How many break records clients may still cause (see `RecordBudget`).
+    var recordBudget: RecordBudget
+    /// Whether the refusal of a call over the record budget has been logged
+    /// since the budget last had room.
+    var recordBudgetLogged = false
 
     /// Builds the daemon from the files in `paths`; nothing on the bus yet.
     public init(loop: EventLoop, log: Log, paths: XDGPaths, calendar: any LocalCalendar = SystemCalendar(),
@@ -69,6 +78,8 @@ public final class Daemon {
         let now = Daemon.wallNow()
         let (settings, problems) = config.load(previous: nil)
         for p in problems { log.warning(p.description) }
+        configProblems = problems
+        recordBudget = RecordBudget(now: Int64(Clock.monotonic.now()), factor: timeScale.factor)
         let (today, todayProblems) = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
         var snapshot: EngineSnapshot? = nil
         do {
@@ -245,18 +256,12 @@ public final class Daemon {
         dnd.start()
 
         // No system bus is logged once, by the presence monitor.
-        var systemBusProblem: String?
-        do {
-            let system = try Connection(bus: .system, loop: loop)
-            system.onDisconnect = { [unowned self] in
-                self.log.warning("Lost the system bus; screen-lock and sleep hints from logind stop.")
-                self.presence?.systemBusLost()
-            }
-            systemBus = system
-        } catch {
-            systemBusProblem = error.message.isEmpty ? error.name : error.message
-        }
-        let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log, systemBusProblem: systemBusProblem)
+        let systemBus = SystemBusLink(loop: loop, log: log)
+        self.systemBus = systemBus
+        let systemBusProblem = systemBus.start()
+        systemBus.onLost = { [unowned self] in self.presence?.systemBusLost() }
+        systemBus.onConnected = { [unowned self] connection in self.presence?.systemBusConnected(connection) }
+        let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem)
         self.presence = presence
         presence.onLocked = { [unowned self] locked in
             if self.desktopKnown { self.deliver(.locked(locked)) }
@@ -316,11 +321,16 @@ public final class Daemon {
             self.log.info("The wall clock changed; re-evaluating the schedule.")
             self.deliver(.clockChanged)
         })
-        sources.append(try loop.addInotify(path: paths.configDirectory,
-                                           mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) {
-            [unowned self] _, name in
-            if name == "config" { self.reloadConfig() }
-        })
+        do {
+            sources.append(try loop.addInotify(path: paths.configDirectory,
+                                               mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) {
+                [unowned self] _, name in
+                if name == "config" { self.reloadConfig() }
+            })
+        } catch {
+            // The service runs on; only hand edits wait for the next start.
+            log.warning("Cannot watch \(paths.configDirectory) for edits of the config file (\(error)); they take effect at the next start.")
+        }
     }
 
     // MARK: events
@@ -336,10 +346,8 @@ public final class Daemon {
 
     /// Runs one event through the engine, carries out its effects in order,
     /// announces every property that changed, and re-arms the one timer.
-    func apply(_ event: ReminderEvent) throws(ReminderError) { try apply(event, at: nil) }
-
-    /// `apply` with the moment the event happened, when it is not now (idle began earlier).
-    func apply(_ event: ReminderEvent, at moment: Timestamp?) throws(ReminderError) {
+    /// `moment` is when the event happened, when it is not now (idle began earlier).
+    func apply(_ event: ReminderEvent, at moment: Timestamp? = nil) throws(ReminderError) {
         let now = moment ?? Daemon.wallNow()
         if let object {
             try object.trackingChanges { () throws(ReminderError) in
@@ -352,16 +360,15 @@ public final class Daemon {
         afterChange()
     }
 
-    private func perform(_ effects: [ReminderEffect]) {
+    /// Carries out `effects` in order; `recordsStored` when their records
+    /// are in the history already (a client's call stores them first).
+    func perform(_ effects: [ReminderEffect], recordsStored: Bool = false) {
         for effect in effects {
             switch effect {
             case .record(let r):
-                if let i = storedBeforeCrash.firstIndex(of: r) {
-                    storedBeforeCrash.remove(at: i)
-                    break
-                }
+                guard !recordsStored else { break }
                 do {
-                    try history.append(r)
+                    try store(r)
                 } catch {
                     log.error("Could not save a break record: \(error)")
                 }
@@ -384,7 +391,7 @@ public final class Daemon {
         object?.emit(ReminderInterface.name, signal, [arg])
     }
 
-    private func afterChange() {
+    func afterChange() {
         armDeadline()
         saveSnapshot()
         SystemdNotify.status(statusLine())
@@ -463,7 +470,8 @@ public final class Daemon {
 
     private func loadConfig() {
         let (settings, problems) = config.load(previous: engine.settings)
-        for p in problems { log.warning(p.description) }
+        for p in problems where !configProblems.contains(p) { log.warning(p.description) }
+        configProblems = problems
         guard settings != engine.settings else { return }
         log.info("Settings changed in \(config.path); applying them.")
         deliver(.settingsChanged(settings))

@@ -17,7 +17,9 @@ enum ReminderInterface {
         var settings: Settings { get }
         var doNotDisturbSource: String { get }
         var timeScaleFactor: UInt32 { get }
-        func apply(_ event: ReminderEvent) throws(ReminderError)
+        /// Carries out a client's call: the reply fails when the work it
+        /// reports did not happen (a refusal, a record that could not be saved).
+        func call(_ event: ReminderEvent) throws(DBusError)
         func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError)
         func history(from: Timestamp, to: Timestamp) -> [BreakRecord]
     }
@@ -96,13 +98,14 @@ enum ReminderInterface {
     }
 
     private static func run(_ b: Backend, _ event: ReminderEvent) throws(DBusError) {
-        do {
-            try b.apply(event)
-        } catch {
-            switch error {
-            case .invalidState(let m): throw DBusError(name: invalidState, message: m)
-            case .invalidArgs(let m): throw DBusError.invalidArgs(m)
-            }
+        try b.call(event)
+    }
+
+    /// The D-Bus error for an engine refusal.
+    static func error(for refusal: ReminderError) -> DBusError {
+        switch refusal {
+        case .invalidState(let m): return DBusError(name: invalidState, message: m)
+        case .invalidArgs(let m): return DBusError.invalidArgs(m)
         }
     }
 

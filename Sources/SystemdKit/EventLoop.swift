@@ -103,7 +103,7 @@ public final class EventLoop {
             }
             unbox(userdata, as: ((UInt32, String) -> Void).self)(ev.pointee.mask, name)
             return 0
-        }, nil), "sd_event_add_inotify")
+        }, nil), "sd_event_add_inotify(\(path))")
         attach(HandlerBox(handler), to: s!)
         return EventSource(raw: s!)
     }

@@ -363,6 +363,23 @@ import TestSupport
         #expect(s.process?.isRunning == true)
     }
 
+    @Test func aSystemBusThatComesBackIsFollowedAndLogindCountsAgain() throws {
+        let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 60))
+        defer { rig.stop() }
+        _ = try rig.startLogind()
+        try rig.startServiceWatchingLogind()
+        let s = rig.service
+        // The bus dies and a new one starts on the same socket, with logind on it again.
+        try rig.system?.restart()
+        try rig.waitLogged("Lost the system bus")
+        try rig.waitLogged("The system bus is back")
+        let logind = try rig.startLogind()
+        #expect(waitUntil(timeout: 10) { s.log.components(separatedBy: "watching logind session \(Self.session)").count == 3 }, "log:\n\(s.log)")
+        try logind.setLocked(Self.session, true)
+        #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "locked" }, "log:\n\(s.log)")
+        #expect(s.process?.isRunning == true)
+    }
+
     // MARK: sources missing
 
     @Test func withNoSystemBusAtAllIcaredLogsItOnceAndRemindersWork() throws {
@@ -447,9 +464,16 @@ final class PresenceRig: @unchecked Sendable {
     init(systemBus: Bool, state: StartState) throws {
         system = systemBus ? try PrivateBus(system: true) : nil
         service = try ServiceHarness(config: "BreakDuration = 10\n",
-                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": system?.address ?? Self.noBus], start: false)
+                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.map(Self.withoutGUID) ?? Self.noBus], start: false)
         try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true)
         try Self.stateText(state).write(toFile: service.stateDirectory + "/state", atomically: true, encoding: .utf8)
+    }
+
+    /// The system bus's address as a session sees it: the socket's path
+    /// without the `guid=` that names one run of the bus (libdbus refuses a
+    /// bus whose guid differs, so with it a restarted bus could not be reached).
+    static func withoutGUID(_ bus: PrivateBus) -> String {
+        bus.address.split(separator: ",").filter { !$0.hasPrefix("guid=") }.joined(separator: ",")
     }
 
     static func stateText(_ state: StartState) -> String {
@@ -503,13 +527,30 @@ final class PresenceRig: @unchecked Sendable {
     /// `…/session/auto`, which is no object, and there is no `GetSessionByPID`.
     func startLogind(session: Bool = true) throws -> PresenceLogind {
         guard let system else { throw HarnessError("this rig has no system bus") }
-        let mock = try PresenceMock(address: system.address, name: "org.freedesktop.login1", arguments: ["-m", "dbusmock", "--template", "logind"])
+        guard session else {
+            let mock = try PresenceMock(address: Self.withoutGUID(system), name: "org.freedesktop.login1", arguments: ["-m", "dbusmock", "--template", "logind"])
+            mocks.append(mock)
+            return PresenceLogind(mock: mock)
+        }
+        // The session and GetSession are added while the template loads,
+        // before the mock answers anything: icared may call the moment the
+        // name appears (it does when the system bus comes back).
+        let template = service.home.appendingPathComponent("logind_session_template.py")
+        try FileManager.default.createDirectory(at: service.home, withIntermediateDirectories: true)
+        try """
+        import dbus
+        from dbusmock.templates import logind as base
+        from dbusmock.templates.logind import *  # its D-Bus methods, attached by dbusmock
+
+        def load(mock, parameters):
+            base.load(mock, parameters)
+            mock.AddSession('c1', 'seat0', dbus.UInt32(1000), 'user', True)
+            mock.AddMethod(MAIN_IFACE, 'GetSession', 's', 'o', "ret = dbus.ObjectPath('\(PresenceServiceTests.session)')")
+
+        """.write(to: template, atomically: true, encoding: .utf8)
+        let mock = try PresenceMock(address: Self.withoutGUID(system), name: "org.freedesktop.login1",
+                                    arguments: ["-m", "dbusmock", "--template", template.path])
         mocks.append(mock)
-        guard session else { return PresenceLogind(mock: mock) }
-        let out = try mock.call(PresenceLogind.manager, "org.freedesktop.DBus.Mock", "AddSession", ["ssusb", "c1", "seat0", "1000", "user", "true"])
-        guard out.contains(PresenceServiceTests.session) else { throw HarnessError("AddSession answered \(out)") }
-        try mock.call(PresenceLogind.manager, "org.freedesktop.DBus.Mock", "AddMethod",
-                      ["sssss", "org.freedesktop.login1.Manager", "GetSession", "s", "o", "ret = dbus.ObjectPath('\(PresenceServiceTests.session)')"])
         return PresenceLogind(mock: mock)
     }
 

@@ -3,8 +3,9 @@ import Foundation
 /// A `dbus-daemon` of the test's own, never the host's session bus.
 public final class PrivateBus: @unchecked Sendable {
     public let address: String
-    public let process: Process
+    public private(set) var process: Process
     public let directory: URL
+    private let configPath: URL
 
     /// Starts a session-type bus; `serviceDirectory` adds a folder of activatable services.
     public init(serviceDirectory: String? = nil, system: Bool = false) throws {
@@ -28,11 +29,15 @@ public final class PrivateBus: @unchecked Sendable {
         """
         if let serviceDirectory { config += "  <servicedir>\(serviceDirectory)</servicedir>\n" }
         config += "</busconfig>\n"
-        let configPath = directory.appendingPathComponent("bus.conf")
+        configPath = directory.appendingPathComponent("bus.conf")
         try config.write(to: configPath, atomically: true, encoding: .utf8)
+        (process, address) = try Self.launch(daemon, configPath)
+    }
+
+    /// Starts dbus-daemon on `configPath` and reads the address it prints first.
+    private static func launch(_ daemon: String, _ configPath: URL) throws -> (Process, String) {
         let out = Pipe()
-        process = try Subprocess.start([daemon, "--config-file=\(configPath.path)", "--nofork", "--nopidfile", "--print-address=1"], stdout: out)
-        // The first stdout line is the address.
+        let process = try Subprocess.start([daemon, "--config-file=\(configPath.path)", "--nofork", "--nopidfile", "--print-address=1"], stdout: out)
         var line = Data()
         let handle = out.fileHandleForReading
         while true {
@@ -40,11 +45,24 @@ public final class PrivateBus: @unchecked Sendable {
             if byte.isEmpty || byte == Data([0x0a]) { break }
             line.append(byte)
         }
-        address = String(decoding: line, as: UTF8.self)
+        let address = String(decoding: line, as: UTF8.self)
         guard address.hasPrefix("unix:") else {
             Subprocess.kill9(process)
             throw HarnessError("dbus-daemon did not print its address")
         }
+        return (process, address)
+    }
+
+    /// Kills the bus (SIGKILL, as a crash would) and starts a new one on the
+    /// same socket path, as a restart of the system's dbus does.
+    public func restart() throws {
+        Subprocess.kill9(process)
+        let daemon = try Subprocess.which("dbus-daemon")
+        let (process, address) = try Self.launch(daemon, configPath)
+        guard address.hasPrefix(self.address.split(separator: ",").first.map(String.init) ?? self.address) else {
+            throw HarnessError("the restarted bus listens at \(address), not \(self.address)")
+        }
+        self.process = process
     }
 
     /// Environment that points clients (busctl --user, gdbus --session, libdbus) at this bus.

@@ -1,0 +1,71 @@
+import DBusKit
+import SystemdKit
+import ReminderCore
+import Localization
+import ICareFiles
+
+/// A client's call (a method of `org.icare.Reminder`). Unlike a watcher's
+/// or the timer's event, a call can be refused, so its work is done before
+/// it is committed: the engine runs on a copy, the records it makes are
+/// stored (within the record budget), and only then does the engine move
+/// on and the signals go out. A reply never reports work that did not happen.
+extension Daemon {
+    func call(_ event: ReminderEvent) throws(DBusError) {
+        let now = Daemon.wallNow()
+        if let object {
+            try object.trackingChanges { () throws(DBusError) in try commit(event, at: now) }
+        } else {
+            try commit(event, at: now)
+        }
+        afterChange()
+    }
+
+    private func commit(_ event: ReminderEvent, at now: Timestamp) throws(DBusError) {
+        var next = engine
+        let effects: [ReminderEffect]
+        do throws(ReminderError) {
+            effects = try next.handle(event, at: now)
+        } catch {
+            throw ReminderInterface.error(for: error)
+        }
+        try storeRecords(of: effects)
+        engine = next
+        perform(effects, recordsStored: true)
+    }
+
+    /// Stores the records among `effects`, or throws and stores none when
+    /// the record budget is spent.
+    private func storeRecords(of effects: [ReminderEffect]) throws(DBusError) {
+        let records = effects.compactMap { effect -> BreakRecord? in
+            if case .record(let r) = effect { return r }
+            return nil
+        }
+        guard !records.isEmpty else { return }
+        guard recordBudget.spend(records.count, at: Int64(Clock.monotonic.now())) else {
+            if !recordBudgetLogged {
+                log.warning("Refusing calls that would record more breaks: more than \(RecordBudget.capacity) in a short time.")
+                recordBudgetLogged = true
+            }
+            throw DBusError.limitsExceeded(tr("Too many breaks were recorded in a short time; try again in a minute."))
+        }
+        recordBudgetLogged = false
+        for r in records {
+            do {
+                try store(r)
+            } catch {
+                log.error("Could not save a break record: \(error)")
+                throw DBusError.failed(tr("The break could not be saved to the history, so nothing was changed: %s", error.description))
+            }
+        }
+    }
+
+    /// Appends `r` to the history, unless it is a record the engine made
+    /// again at start-up that the history already holds.
+    func store(_ r: BreakRecord) throws(HistoryError) {
+        if let i = storedBeforeCrash.firstIndex(of: r) {
+            storedBeforeCrash.remove(at: i)
+            return
+        }
+        try history.append(r)
+    }
+}
