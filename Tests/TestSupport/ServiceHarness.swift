@@ -31,6 +31,8 @@ public final class ServiceHarness: @unchecked Sendable {
     public private(set) var process: Process?
     public let logPath: String
     public let extraEnvironment: [String: String]
+    /// A program and its arguments that start icared (e.g. `setpriv …`); empty: icared itself.
+    public var launcher: [String] = []
 
     /// The environment clients and the service share (in the neutral
     /// locale unless the test's `environment` names another).
@@ -68,8 +70,9 @@ public final class ServiceHarness: @unchecked Sendable {
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         logHandle.seekToEndOfFile()
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Products.path("icared"))
-        p.arguments = arguments
+        let icared = try Products.path("icared")
+        p.executableURL = URL(fileURLWithPath: launcher.first ?? icared)
+        p.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [icared] + arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "WATCHDOG_USEC")
