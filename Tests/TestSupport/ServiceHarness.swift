@@ -64,7 +64,7 @@ public final class ServiceHarness: @unchecked Sendable {
     }
 
     /// Starts icared and waits (bounded) until it owns its name.
-    public func start(arguments: [String] = ["--log-stderr", "--debug"]) throws {
+    public func start(arguments: [String] = ["--log-stderr", "--debug"], timeout: TimeInterval = 10) throws {
         // Each start begins a fresh log.
         guard FileManager.default.createFile(atPath: logPath, contents: nil) else { throw HarnessError("cannot create \(logPath)") }
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
@@ -77,13 +77,15 @@ public final class ServiceHarness: @unchecked Sendable {
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "WATCHDOG_USEC")
         for (k, v) in environment { env[k] = v }
+        // In a sanitizer run (scripts/test --sanitize), icared is checked for leaks, the test runner not.
+        if let options = env["ICARE_ICARED_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         p.environment = env
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = logHandle
         p.standardError = logHandle
         try p.run()
         process = p
-        let owned = try waitUntil(timeout: 10) { try self.nameHasOwner() || !p.isRunning }
+        let owned = try waitUntil(timeout: timeout) { try self.nameHasOwner() || !p.isRunning }
         guard owned, p.isRunning else { throw HarnessError("icared did not take its name; log:\n\(log)") }
     }
 
