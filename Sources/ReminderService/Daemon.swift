@@ -256,7 +256,8 @@ public final class Daemon {
         } catch {
             systemBusProblem = error.message.isEmpty ? error.name : error.message
         }
-        let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log, systemBusProblem: systemBusProblem)
+        let presence = PresenceMonitor(session: bus, system: systemBus, loop: loop, log: log, systemBusProblem: systemBusProblem,
+                                       waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) })
         self.presence = presence
         presence.onLocked = { [unowned self] locked in
             if self.desktopKnown { self.deliver(.locked(locked)) }
