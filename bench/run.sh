@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures icared against the targets of the issues and prints a small table.
 # Not a test: this machine is shared and noisy, so figures are read, not asserted.
-#   bench/run.sh            full run (about 5 minutes: three 60 s idle windows, one of
+#   bench/run.sh            full run (about 6 minutes: four 60 s idle windows, two of
 #                           them with the Wayland idle watch on a headless sway, a 30 s break)
 #   IDLE=10 BREAK=10 bench/run.sh   a quicker look
 #   SUITE=1 bench/run.sh    also times the whole test suite (`swift test` after
@@ -54,6 +54,10 @@ wakeups=$(( c1 - c0 ))
 timeout --signal=INT "$IDLE" strace -f -c -p "$icared_pid" -o "$work/strace.txt" 2>/dev/null || true
 syscalls=$(awk '/total/ {print $3}' "$work/strace.txt"); syscalls=${syscalls:-0}
 
+"$bin/icare-bench" roundtrip 5000 >"$work/rt.txt"
+"$bin/icare-bench" countdown "$BREAK" >"$work/cd.txt"
+stop_icared
+
 # The Wayland idle watch on: a headless sway (as nobody when root: sway refuses
 # root) and an icared watching it. The window starts once sway has said idle
 # (BreakDuration = 10 s after the watch began): from then on nothing is due.
@@ -76,11 +80,10 @@ grep -q "presence: idle for" "$work/wayland.log" || { echo "bench: icared never 
 wl_ctx() { awk '/ctxt_switches/ {s+=$2} END {print s}' "/proc/$wl_pid/status"; }
 sleep 1; w0=$(wl_ctx); sleep "$IDLE"; w1=$(wl_ctx)
 wayland_wakeups=$(( w1 - w0 ))
+timeout --signal=INT "$IDLE" strace -f -c -p "$wl_pid" -o "$work/strace-wl.txt" 2>/dev/null || true
+wayland_syscalls=$(awk '/total/ {print $3}' "$work/strace-wl.txt"); wayland_syscalls=${wayland_syscalls:-0}
 kill "$wl_pid"; wait "$wl_pid" 2>/dev/null || true
 
-"$bin/icare-bench" roundtrip 5000 >"$work/rt.txt"
-"$bin/icare-bench" countdown "$BREAK" >"$work/cd.txt"
-stop_icared
 
 # History: one day against five years of synthetic records (20 breaks a day).
 make_history() { # $1: dir, $2: days
@@ -130,7 +133,7 @@ printf '%-44s %-16s %s\n' "measure" "figure" "target"
 printf '%-44s %-16s %s\n' "idle RSS of icared (release)" "$(awk -v k="$rss_kb" 'BEGIN{printf "%.1f MB", k/1024}')" "< 12 MB"
 printf '%-44s %-16s %s\n' "wake-ups over ${IDLE} s idle (all watchers on)" "$wakeups" "0"
 printf '%-44s %-16s %s\n' "syscalls over ${IDLE} s idle" "$syscalls" "0"
-printf '%-44s %-16s %s\n' "wake-ups over ${IDLE} s idle, Wayland idle watch" "$wayland_wakeups" "0"
+printf '%-44s %-16s %s\n' "wake-ups / syscalls over ${IDLE} s, Wayland watch" "$wayland_wakeups / $wayland_syscalls" "0"
 printf '%-44s %-16s %s\n' "spawn to name owned (p50 / max of 20)" "$(( $(val spawn.p50_us "$work/spawn.txt") / 1000 )).$(( $(val spawn.p50_us "$work/spawn.txt") % 1000 / 100 )) / $(( $(val spawn.max_us "$work/spawn.txt") / 1000 )) ms" "< 10 ms"
 printf '%-44s %-16s %s\n' "GetAll round trip p50 (calls/s)" "${ga} µs ($(val getall.per_s "$work/rt.txt"))" ""
 printf '%-44s %-16s %s\n' "Get(State) round trip p50 (calls/s)" "$(val get.p50_us "$work/rt.txt") µs ($(val get.per_s "$work/rt.txt"))" ""
