@@ -118,11 +118,10 @@ public final class WaylandIdleWatch {
             return
         }
         self.chosen = chosen
-        let seatProxy = wl_registry_bind(registry, seatName, icare_wl_seat_interface(), 1)
         let interface = chosen == .extIdleNotify ? icare_ext_idle_notifier_v1_interface() : icare_org_kde_kwin_idle_interface()
-        let managerProxy = wl_registry_bind(registry, managerName, interface, 1)
-        seat = (seatName, OpaquePointer(seatProxy!))
-        manager = (managerName, OpaquePointer(managerProxy!))
+        if let p = wl_registry_bind(registry, seatName, icare_wl_seat_interface(), 1) { seat = (seatName, OpaquePointer(p)) }
+        if let p = wl_registry_bind(registry, managerName, interface, 1) { manager = (managerName, OpaquePointer(p)) }
+        guard seat != nil, manager != nil else { return lost("libwayland could not make the seat or idle manager object") }
         makeNotification(ms: tracker.wantedMs)
         connection.flush()
         onStatus?(.watching(chosen))
