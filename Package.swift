@@ -22,6 +22,15 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // The Wayland client library, for the compositor's idle protocols.
+        .systemLibrary(
+            name: "CWayland",
+            pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev"])]
+        ),
+        // Client glue for ext-idle-notify-v1 and org_kde_kwin_idle, generated
+        // by wayland-scanner and kept in the repository (scripts/wayland-protocols).
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
         // glibc's gettext and locale data (libintl.h is part of glibc).
         .systemLibrary(name: "CIntl"),
         .target(name: "Localization", dependencies: ["CIntl"]),
@@ -30,7 +39,8 @@ let package = Package(
         .target(name: "ReminderCore", dependencies: ["Localization"]),
         .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
         .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
-        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit"]),
+        .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
+        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
         .target(
             name: "ReminderService",
             dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Localization"]
@@ -50,6 +60,7 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
+        .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
     ],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures icared against the targets of the issues and prints a small table.
 # Not a test: this machine is shared and noisy, so figures are read, not asserted.
-#   bench/run.sh            full run (about 3.5 minutes: two 60 s idle windows, a 30 s break)
+#   bench/run.sh            full run (about 6 minutes: four 60 s idle windows, two of
+#                           them with the Wayland idle watch on a headless sway, a 30 s break)
 #   IDLE=10 BREAK=10 bench/run.sh   a quicker look
 #   SUITE=1 bench/run.sh    also times the whole test suite (`swift test` after
 #                           a debug build, as scripts/test runs it; a few more minutes)
@@ -57,6 +58,33 @@ syscalls=$(awk '/total/ {print $3}' "$work/strace.txt"); syscalls=${syscalls:-0}
 "$bin/icare-bench" countdown "$BREAK" >"$work/cd.txt"
 stop_icared
 
+# The Wayland idle watch on: a headless sway (as nobody when root: sway refuses
+# root) and an icared watching it. The window starts once sway has said idle
+# (BreakDuration = 10 s after the watch began): from then on nothing is due.
+sway_dir="$work/sway"; mkdir -p "$sway_dir/run"; chmod 711 "$work"; chmod 755 "$sway_dir"; chmod 700 "$sway_dir/run"
+printf 'output HEADLESS-1 resolution 640x480\n' >"$sway_dir/config"; chmod 644 "$sway_dir/config"
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then chown nobody "$sway_dir/run"; as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all); fi
+env -u WAYLAND_DISPLAY -u DISPLAY HOME="$sway_dir" XDG_RUNTIME_DIR="$sway_dir/run" WLR_BACKENDS=headless \
+  WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman "${as_user[@]}" sway -c "$sway_dir/config" >"$sway_dir/log" 2>&1 &
+pids+=($!)
+sock=""
+for _ in $(seq 300); do sock=$(ls "$sway_dir/run" | grep -E '^wayland-[0-9]+$' | head -n1 || true); [ -n "$sock" ] && break; sleep 0.05; done
+[ -n "$sock" ] || { echo "bench: headless sway did not start:" >&2; cat "$sway_dir/log" >&2; exit 1; }
+mkdir -p "$work/w/config/icare"; printf 'BreakDuration = 10s\n' >"$work/w/config/icare/config"
+WAYLAND_DISPLAY="$sway_dir/run/$sock" XDG_CONFIG_HOME="$work/w/config" XDG_STATE_HOME="$work/w/state" \
+  "$bin/icared" --log-stderr --debug 2>"$work/wayland.log" &
+wl_pid=$!; pids+=($wl_pid)
+for _ in $(seq 400); do grep -q "presence: idle for" "$work/wayland.log" && break; sleep 0.05; done
+grep -q "presence: idle for" "$work/wayland.log" || { echo "bench: icared never saw sway go idle:" >&2; cat "$work/wayland.log" >&2; exit 1; }
+wl_ctx() { awk '/ctxt_switches/ {s+=$2} END {print s}' "/proc/$wl_pid/status"; }
+sleep 1; w0=$(wl_ctx); sleep "$IDLE"; w1=$(wl_ctx)
+wayland_wakeups=$(( w1 - w0 ))
+timeout --signal=INT "$IDLE" strace -f -c -p "$wl_pid" -o "$work/strace-wl.txt" 2>/dev/null || true
+wayland_syscalls=$(awk '/total/ {print $3}' "$work/strace-wl.txt"); wayland_syscalls=${wayland_syscalls:-0}
+kill "$wl_pid"; wait "$wl_pid" 2>/dev/null || true
+
+
 # History: one day against five years of synthetic records (20 breaks a day).
 make_history() { # $1: dir, $2: days
   python3 - "$1" "$2" <<'PY'
@@ -105,6 +133,7 @@ printf '%-44s %-16s %s\n' "measure" "figure" "target"
 printf '%-44s %-16s %s\n' "idle RSS of icared (release)" "$(awk -v k="$rss_kb" 'BEGIN{printf "%.1f MB", k/1024}')" "< 12 MB"
 printf '%-44s %-16s %s\n' "wake-ups over ${IDLE} s idle (all watchers on)" "$wakeups" "0"
 printf '%-44s %-16s %s\n' "syscalls over ${IDLE} s idle" "$syscalls" "0"
+printf '%-44s %-16s %s\n' "wake-ups / syscalls over ${IDLE} s, Wayland watch" "$wayland_wakeups / $wayland_syscalls" "0"
 printf '%-44s %-16s %s\n' "spawn to name owned (p50 / max of 20)" "$(( $(val spawn.p50_us "$work/spawn.txt") / 1000 )).$(( $(val spawn.p50_us "$work/spawn.txt") % 1000 / 100 )) / $(( $(val spawn.max_us "$work/spawn.txt") / 1000 )) ms" "< 10 ms"
 printf '%-44s %-16s %s\n' "GetAll round trip p50 (calls/s)" "${ga} µs ($(val getall.per_s "$work/rt.txt"))" ""
 printf '%-44s %-16s %s\n' "Get(State) round trip p50 (calls/s)" "$(val get.p50_us "$work/rt.txt") µs ($(val get.per_s "$work/rt.txt"))" ""

@@ -15,6 +15,8 @@ packages="
   tmux make man-db
   xvfb dunst
   gettext locales
+  libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
+  sway wtype
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -28,6 +30,12 @@ packages="
 #   xvfb dunst                                a real notification daemon in tests
 #   gettext locales                           msgfmt for the catalogs (install, run,
 #                                             tests), xgettext; the locales below
+#   libwayland-dev                            build (the Wayland idle watch's module map)
+#   libwayland-bin wayland-protocols plasma-wayland-protocols
+#                                             wayland-scanner and the idle protocols' XML
+#                                             (scripts/wayland-protocols, its --check test)
+#   sway wtype                                a real headless compositor and a keyboard
+#                                             for the Wayland idle tests
 #
 # Locales the tests run icared and icarectl in (Dutch texts, a 12-hour clock).
 test_locales="nl_NL en_US"

@@ -1,6 +1,7 @@
 import Glibc
 import DBusKit
 import SystemdKit
+import WaylandIdle
 
 /// Tells whether the person is at the screen: locked, idle, asleep. Every
 /// answer arrives by signal (no polling, no periodic timer); each source that
@@ -11,7 +12,9 @@ import SystemdKit
 ///   `IdleHint`/`IdleSinceHint`, and the manager's `PrepareForSleep`;
 /// - `org.gnome.ScreenSaver` and `org.freedesktop.ScreenSaver` on the session
 ///   bus: `ActiveChanged`;
-/// - `org.gnome.Mutter.IdleMonitor` on the session bus: idle and user-active watches.
+/// - `org.gnome.Mutter.IdleMonitor` on the session bus: idle and user-active watches;
+/// - the Wayland compositor's `ext-idle-notify-v1` or `org_kde_kwin_idle`
+///   where Mutter's monitor is absent (`WaylandIdleSource`, docs/wayland-idle.md).
 ///
 /// Decisions:
 /// - **Locked** is logind `LockedHint` OR logind `Active == false` OR any
@@ -19,7 +22,8 @@ import SystemdKit
 ///   seat (user switch, VT switch): the person cannot see this screen, which
 ///   for the eyes is the same as a lock. A source that vanishes stops
 ///   counting (it cannot hold the schedule paused).
-/// - **Idle** is Mutter's idle watch for the threshold OR logind `IdleHint`
+/// - **Idle** is Mutter's idle watch for the threshold OR the Wayland
+///   compositor's idle notification for it OR logind `IdleHint`
 ///   held for the threshold since `IdleSinceHint` (one one-shot timer to
 ///   that moment, not a poll).
 /// - **Media playback.** A player holding an idle inhibitor stops GNOME
@@ -69,6 +73,7 @@ public final class PresenceMonitor {
         }
         for s in screensavers where s.present { found.append(s.name) }
         if mutter.present { found.append(MutterIdleWatcher.busName) }
+        if let proto = wayland.watching { found.append("wayland \(proto.globalName)") }
         return found
     }
 
@@ -80,6 +85,7 @@ public final class PresenceMonitor {
     private var logind: LogindWatcher?
     private let screensavers: [ScreenSaverWatcher]
     private let mutter: MutterIdleWatcher
+    private let wayland: WaylandIdleSource
     private var started = false
     private var sleepStartedAt: UInt64 = 0
     private var idleHintReached = false
@@ -91,8 +97,10 @@ public final class PresenceMonitor {
 
     /// Watches the session bus, and the system bus when there is one (nil: lock
     /// hints and sleep from logind are simply not watched; `systemBusProblem`
-    /// says why in the one line logged about it).
-    public init(session: Connection, system: Connection?, loop: EventLoop, log: Log, systemBusProblem: String? = nil) {
+    /// says why in the one line logged about it). `waylandDisplay` is
+    /// `WAYLAND_DISPLAY` (nil or empty: not a Wayland session).
+    public init(session: Connection, system: Connection?, loop: EventLoop, log: Log, systemBusProblem: String? = nil,
+                waylandDisplay: String? = nil) {
         self.loop = loop
         self.log = log
         self.systemBusProblem = systemBusProblem
@@ -101,6 +109,7 @@ public final class PresenceMonitor {
             ScreenSaverWatcher(bus: session, name: $0.name, interface: $0.interface, paths: $0.paths)
         }
         mutter = MutterIdleWatcher(bus: session, thresholdMs: 20_000)
+        wayland = WaylandIdleSource(display: waylandDisplay, loop: loop, thresholdMs: 20_000)
     }
 
     deinit { idleHintTimer?.cancel() }
@@ -126,7 +135,10 @@ public final class PresenceMonitor {
         mutter.onPresence = { [weak self] present in
             self?.sourceChanged(MutterIdleWatcher.busName, present,
                                missing: "\(MutterIdleWatcher.busName) is not on the session bus: no idle watch from it")
+            self?.wayland.mutterPresent(present)
         }
+        wayland.note = { [weak self] level, message in self?.note(level, message) }
+        wayland.onIdle = { [weak self] in self?.updateIdle() }
         mutter.onIdle = { [weak self] in self?.updateIdle() }
         mutter.start()
     }
@@ -138,6 +150,7 @@ public final class PresenceMonitor {
         guard value != idleThreshold else { return }
         idleThreshold = value
         mutter.setThreshold(ms: UInt64(value) * 1000)
+        wayland.setThreshold(ms: value > UInt32.max / 1000 ? UInt32.max : value * 1000)
         logindHintsChanged()
     }
 
@@ -200,7 +213,7 @@ public final class PresenceMonitor {
     }
 
     private func updateIdle() {
-        let idle = mutter.idle || idleHintReached
+        let idle = mutter.idle || wayland.idle || idleHintReached
         guard idle != isIdle else { return }
         isIdle = idle
         note(.debug, idle ? "idle for \(idleThreshold) s" : "back from idle")

@@ -261,7 +261,8 @@ public final class Daemon {
         let systemBusProblem = systemBus.start()
         systemBus.onLost = { [unowned self] in self.presence?.systemBusLost() }
         systemBus.onConnected = { [unowned self] connection in self.presence?.systemBusConnected(connection) }
-        let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem)
+        let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem,
+                                       waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) })
         self.presence = presence
         presence.onLocked = { [unowned self] locked in
             if self.desktopKnown { self.deliver(.locked(locked)) }

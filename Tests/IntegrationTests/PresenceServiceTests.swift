@@ -461,10 +461,11 @@ final class PresenceRig: @unchecked Sendable {
     let service: ServiceHarness
     private var mocks: [PresenceMock] = []
 
-    init(systemBus: Bool, state: StartState) throws {
+    init(systemBus: Bool, state: StartState, environment: [String: String] = [:]) throws {
         system = systemBus ? try PrivateBus(system: true) : nil
         service = try ServiceHarness(config: "BreakDuration = 10\n",
-                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.map(Self.withoutGUID) ?? Self.noBus], start: false)
+                                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.map(Self.withoutGUID) ?? Self.noBus].merging(environment) { $1 },
+                                     start: false)
         try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true)
         try Self.stateText(state).write(toFile: service.stateDirectory + "/state", atomically: true, encoding: .utf8)
     }

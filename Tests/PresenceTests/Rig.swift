@@ -23,15 +23,15 @@ final class Rig: @unchecked Sendable {
         lt.start()
     }
 
-    /// Connects, builds the monitor, sets `threshold` and starts it.
-    func start(threshold: UInt32 = 20) {
+    /// Connects, builds the monitor (with `waylandDisplay` as WAYLAND_DISPLAY), sets `threshold` and starts it.
+    func start(threshold: UInt32 = 20, waylandDisplay: String? = nil) {
         let events = self.events
         lt.onLoop {
             let s = try! Connection(address: self.session.address, loop: self.lt.loop)
             let y = self.system.map { try! Connection(address: $0.address, loop: self.lt.loop) }
             self.connections = [s] + (y.map { [$0] } ?? [])
             let log = Log(identifier: "presence-test", forceStderr: true, threshold: .info)
-            let m = PresenceMonitor(session: s, system: y, loop: self.lt.loop, log: log)
+            let m = PresenceMonitor(session: s, system: y, loop: self.lt.loop, log: log, waylandDisplay: waylandDisplay)
             m.onLocked = { [events] v in events.mutate { $0.append("locked \(v)") } }
             m.onIdle = { [events] v in events.mutate { $0.append("idle \(v)") } }
             m.onSleep = { [events] v in events.mutate { $0.append("sleep \(v)") } }

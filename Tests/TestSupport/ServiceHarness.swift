@@ -42,6 +42,8 @@ public final class ServiceHarness: @unchecked Sendable {
         env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         env["XDG_RUNTIME_DIR"] = home.appendingPathComponent("runtime").path
         env["HOME"] = home.path
+        // Not the Wayland session the tests may run in (a test gives its own compositor).
+        env["WAYLAND_DISPLAY"] = ""
         for (k, v) in extraEnvironment { env[k] = v }
         return env
     }
