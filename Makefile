@@ -45,9 +45,9 @@
 # ~/.local/share/fish/vendor_completions.d only if ~/.local/share is in
 # XDG_DATA_DIRS. Whoever sets XDG_DATA_HOME elsewhere passes DATADIR too.
 #
-# Uninstall removes exactly the files install writes, then the folders left
-# empty by that (never above PREFIX, the autostart folder's parent or
-# DESTDIR). It never touches your settings ($XDG_CONFIG_HOME/icare) or your
+# Uninstall removes exactly the files install writes, then every folder left
+# empty by that (never DESTDIR, PREFIX outside your home, $(HOME), or the
+# parent of an autostart folder outside PREFIX). It never touches your settings ($XDG_CONFIG_HOME/icare) or your
 # history ($XDG_STATE_HOME/icare).
 
 SWIFT ?= swift
@@ -169,10 +169,13 @@ install: $(install_needs_build)
 prune = d='$(1)'; while case "$$d" in '$(2)'/?*) true ;; *) false ;; esac \
 	  && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done
 
-# Folders are pruned up to DESTDIR when staging, else up to PREFIX (and up to
-# the autostart folder's parent, which may lie outside PREFIX).
-prune_stop = $(if $(DESTDIR),$(DESTDIR),$(PREFIX))
-autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))
+# Folders left empty are pruned up to DESTDIR when staging; for a PREFIX in
+# your home up to $(HOME) (so ~/.local/share/… and ~/.config/autostart go
+# when empty, ~/.local and ~/.config too); else up to PREFIX, which stays.
+# An autostart folder outside PREFIX (/etc/xdg/autostart) goes when empty,
+# its parent never.
+prune_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(PREFIX)))
+autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(if $(filter $(PREFIX)/%,$(AUTOSTARTDIR)),$(PREFIX),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))))
 
 uninstall:
 	rm -f $(foreach f,$(installed_files),'$(f)')
