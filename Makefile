@@ -3,10 +3,14 @@
 #   make                      swift build -c release (icared, icarectl)
 #   make install              for you alone, into ~/.local (the default PREFIX)
 #   make install PREFIX=/usr/local           (as root: for everyone)
-#   make install PREFIX=/usr DESTDIR=$(pwd)/debian/tmp   (a package)
+#   make install PREFIX=/usr DESTDIR=$(pwd)/debian/icare  (a package)
 #   make uninstall            with the same variables as install
 #   make demo                 try it in a minute: scripts/demo (a private bus,
 #                             icared 60 times faster, icarectl watch)
+#   make deb                  the Debian package (dpkg-buildpackage -us -uc -b,
+#                             debian/), then lintian; everything lands in
+#                             build/deb: icare_VERSION_ARCH.deb, .changes,
+#                             .buildinfo. Needs swift on PATH (or SWIFT=…).
 #
 # `install` builds first (a no-op when the release build is up to date). To
 # install as root from a tree that you built as yourself, run `make` and then
@@ -55,6 +59,10 @@ SWIFT ?= swift
 # less memory and starts about 2 ms sooner, and the binaries need no Swift
 # runtime installed (bench/run.sh measures both).
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib
+# SCRATCH=DIR builds in DIR instead of .build (debian/rules does, so that a
+# package build neither uses nor removes your own build).
+SCRATCH ?=
+scratch_flag := $(if $(SCRATCH),--scratch-path '$(SCRATCH)')
 
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
@@ -86,7 +94,7 @@ man_languages := $(notdir $(wildcard $(addprefix man/,$(languages))))
 # install, `.build/release` when swift is not on PATH (sudo's secure_path).
 # Computed at most once per make run.
 ifeq ($(origin BINSRC),undefined)
-BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) 2>/dev/null || echo .build/release))$(BINSRC)
+BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) $(scratch_flag) 2>/dev/null || echo .build/release))$(BINSRC)
 endif
 
 # Builds before installing unless NO_BUILD is set or BINSRC was given.
@@ -116,12 +124,25 @@ installed_files = \
 	$(foreach l,$(languages),$(D)$(LOCALEDIR)/$(l)/LC_MESSAGES/icare.mo) \
 	$(foreach l,$(man_languages),$(D)$(MANDIR)/$(l)/man1/icarectl.1)
 
-.PHONY: all build install uninstall print-dirs demo
+.PHONY: all build install uninstall print-dirs demo deb
 
 all: build
 
 build:
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) $(scratch_flag)
+
+# The Debian package, in build/deb. debian/rules calls this Makefile's build
+# and install (PREFIX=/usr); lintian must find nothing to warn about.
+deb_dir := $(CURDIR)/build/deb
+deb_version = $(shell dpkg-parsechangelog -S Version)
+deb_arch = $(shell dpkg-architecture -qDEB_HOST_ARCH)
+deb:
+	mkdir -p '$(deb_dir)'
+	rm -f '$(deb_dir)'/icare_*
+	ICARE_DEB_DIR='$(deb_dir)' SWIFT='$(shell command -v $(SWIFT))' dpkg-buildpackage -us -uc -b \
+	  --buildinfo-file='$(deb_dir)/icare_$(deb_version)_$(deb_arch).buildinfo' --buildinfo-option=-u'$(deb_dir)' \
+	  --changes-file='$(deb_dir)/icare_$(deb_version)_$(deb_arch).changes' --changes-option=-u'$(deb_dir)'
+	lintian --fail-on error,warning --info '$(deb_dir)/icare_$(deb_version)_$(deb_arch).changes'
 
 # Nothing of the person's is touched: see scripts/demo.
 demo:
