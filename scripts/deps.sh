@@ -16,6 +16,7 @@ packages="
   xvfb dunst
   gettext locales
   dpkg-dev debhelper fakeroot lintian
+  zsh fish
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -31,6 +32,7 @@ packages="
 #                                             tests), xgettext; the locales below
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
+#   zsh fish                                  the completion scripts, run in the real shells
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #

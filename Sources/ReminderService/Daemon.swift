@@ -31,6 +31,8 @@ public final class Daemon {
     var sources: [EventSource] = []
     var lastSavedSnapshot = ""
     var dndSource = ""
+    /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
+    private(set) var configProblems: [String] = []
     var exitCode: Int32 = 0
     var notifier: Notifier?
     var dnd: DndMonitor?
@@ -69,6 +71,7 @@ public final class Daemon {
         let now = Daemon.wallNow()
         let (settings, problems) = config.load(previous: Settings())
         for p in problems { log.warning(p.description) }
+        configProblems = problems.map(\.description)
         let (today, todayProblems) = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
         var snapshot: EngineSnapshot? = nil
         do {
@@ -464,6 +467,12 @@ public final class Daemon {
     private func loadConfig() {
         let (settings, problems) = config.load(previous: engine.settings)
         for p in problems { log.warning(p.description) }
+        // ConfigProblems follows the file, also when no setting changed.
+        if let object {
+            object.trackingChanges { configProblems = problems.map(\.description) }
+        } else {
+            configProblems = problems.map(\.description)
+        }
         guard settings != engine.settings else { return }
         log.info("Settings changed in \(config.path); applying them.")
         deliver(.settingsChanged(settings))
