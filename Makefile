@@ -59,6 +59,9 @@ SWIFT ?= swift
 # less memory and starts about 2 ms sooner, and the binaries need no Swift
 # runtime installed (bench/run.sh measures both).
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib
+# More flags for swift build, e.g. linker hardening (debian/rules passes
+# -Xlinker -z -Xlinker now: full RELRO, as Debian builds C programs).
+SWIFT_EXTRA_FLAGS ?=
 # SCRATCH=DIR builds in DIR instead of .build (debian/rules does, so that a
 # package build neither uses nor removes your own build).
 SCRATCH ?=
@@ -94,7 +97,7 @@ man_languages := $(notdir $(wildcard $(addprefix man/,$(languages))))
 # install, `.build/release` when swift is not on PATH (sudo's secure_path).
 # Computed at most once per make run.
 ifeq ($(origin BINSRC),undefined)
-BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) $(scratch_flag) 2>/dev/null || echo .build/release))$(BINSRC)
+BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) $(SWIFT_EXTRA_FLAGS) $(scratch_flag) 2>/dev/null || echo .build/release))$(BINSRC)
 endif
 
 # Builds before installing unless NO_BUILD is set or BINSRC was given.
@@ -129,7 +132,7 @@ installed_files = \
 all: build
 
 build:
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) $(scratch_flag)
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) $(SWIFT_EXTRA_FLAGS) $(scratch_flag)
 
 # The Debian package, in build/deb. debian/rules calls this Makefile's build
 # and install (PREFIX=/usr); lintian must find nothing to warn about.
