@@ -13,7 +13,8 @@
 //    "next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,
 //    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
-//    "service_version":"…","now":ISO,"now_us":N}
+//    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"]}
+//   config_problems: the service's ConfigProblems, [] when the config file is fine.
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked.
@@ -56,7 +57,8 @@ public enum JSONShapes {
             #" "paused_until":ISO|null,"paused_until_us":N,"#,
             #" "completed_today":N,"skipped_today":N,"#,
             #" "do_not_disturb":false,"do_not_disturb_source":"","#,
-            #" "service_version":"...","now":ISO,"now_us":N}"#,
+            #" "service_version":"...","now":ISO,"now_us":N,"#,
+            #" "config_problems":["..."]}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,
