@@ -3,10 +3,14 @@
 #   make                      swift build -c release (icared, icarectl)
 #   make install              for you alone, into ~/.local (the default PREFIX)
 #   make install PREFIX=/usr/local           (as root: for everyone)
-#   make install PREFIX=/usr DESTDIR=$(pwd)/debian/tmp   (a package)
+#   make install PREFIX=/usr DESTDIR=$(pwd)/debian/icare  (a package)
 #   make uninstall            with the same variables as install
 #   make demo                 try it in a minute: scripts/demo (a private bus,
 #                             icared 60 times faster, icarectl watch)
+#   make deb                  the Debian package (dpkg-buildpackage -us -uc -b,
+#                             debian/), then lintian; everything lands in
+#                             build/deb: icare_VERSION_ARCH.deb, .changes,
+#                             .buildinfo. Needs swift on PATH (or SWIFT=…).
 #
 # `install` builds first (a no-op when the release build is up to date). To
 # install as root from a tree that you built as yourself, run `make` and then
@@ -45,9 +49,9 @@
 # ~/.local/share/fish/vendor_completions.d only if ~/.local/share is in
 # XDG_DATA_DIRS. Whoever sets XDG_DATA_HOME elsewhere passes DATADIR too.
 #
-# Uninstall removes exactly the files install writes, then the folders left
-# empty by that (never above PREFIX, the autostart folder's parent or
-# DESTDIR). It never touches your settings ($XDG_CONFIG_HOME/icare) or your
+# Uninstall removes exactly the files install writes, then every folder left
+# empty by that (never DESTDIR, PREFIX outside your home, $(HOME), or the
+# parent of an autostart folder outside PREFIX). It never touches your settings ($XDG_CONFIG_HOME/icare) or your
 # history ($XDG_STATE_HOME/icare).
 
 SWIFT ?= swift
@@ -55,6 +59,13 @@ SWIFT ?= swift
 # less memory and starts about 2 ms sooner, and the binaries need no Swift
 # runtime installed (bench/run.sh measures both).
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib
+# More flags for swift build, e.g. linker hardening (debian/rules passes
+# -Xlinker -z -Xlinker now: full RELRO, as Debian builds C programs).
+SWIFT_EXTRA_FLAGS ?=
+# SCRATCH=DIR builds in DIR instead of .build (debian/rules does, so that a
+# package build neither uses nor removes your own build).
+SCRATCH ?=
+scratch_flag := $(if $(SCRATCH),--scratch-path '$(SCRATCH)')
 
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
@@ -86,7 +97,7 @@ man_languages := $(notdir $(wildcard $(addprefix man/,$(languages))))
 # install, `.build/release` when swift is not on PATH (sudo's secure_path).
 # Computed at most once per make run.
 ifeq ($(origin BINSRC),undefined)
-BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) 2>/dev/null || echo .build/release))$(BINSRC)
+BINSRC = $(eval BINSRC := $$(shell $(SWIFT) build -c release --show-bin-path $(SWIFT_BUILD_FLAGS) $(SWIFT_EXTRA_FLAGS) $(scratch_flag) 2>/dev/null || echo .build/release))$(BINSRC)
 endif
 
 # Builds before installing unless NO_BUILD is set or BINSRC was given.
@@ -116,12 +127,25 @@ installed_files = \
 	$(foreach l,$(languages),$(D)$(LOCALEDIR)/$(l)/LC_MESSAGES/icare.mo) \
 	$(foreach l,$(man_languages),$(D)$(MANDIR)/$(l)/man1/icarectl.1)
 
-.PHONY: all build install uninstall print-dirs demo
+.PHONY: all build install uninstall print-dirs demo deb
 
 all: build
 
 build:
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) $(SWIFT_EXTRA_FLAGS) $(scratch_flag)
+
+# The Debian package, in build/deb. debian/rules calls this Makefile's build
+# and install (PREFIX=/usr); lintian must find nothing to warn about.
+deb_dir := $(CURDIR)/build/deb
+deb_version = $(shell dpkg-parsechangelog -S Version)
+deb_arch = $(shell dpkg-architecture -qDEB_HOST_ARCH)
+deb:
+	mkdir -p '$(deb_dir)'
+	rm -f '$(deb_dir)'/icare_*
+	ICARE_DEB_DIR='$(deb_dir)' SWIFT='$(shell command -v $(SWIFT))' dpkg-buildpackage -us -uc -b \
+	  --buildinfo-file='$(deb_dir)/icare_$(deb_version)_$(deb_arch).buildinfo' --buildinfo-option=-u'$(deb_dir)' \
+	  --changes-file='$(deb_dir)/icare_$(deb_version)_$(deb_arch).changes' --changes-option=-u'$(deb_dir)'
+	lintian --fail-on error,warning --info '$(deb_dir)/icare_$(deb_version)_$(deb_arch).changes'
 
 # Nothing of the person's is touched: see scripts/demo.
 demo:
@@ -169,10 +193,13 @@ install: $(install_needs_build)
 prune = d='$(1)'; while case "$$d" in '$(2)'/?*) true ;; *) false ;; esac \
 	  && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done
 
-# Folders are pruned up to DESTDIR when staging, else up to PREFIX (and up to
-# the autostart folder's parent, which may lie outside PREFIX).
-prune_stop = $(if $(DESTDIR),$(DESTDIR),$(PREFIX))
-autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))
+# Folders left empty are pruned up to DESTDIR when staging; for a PREFIX in
+# your home up to $(HOME) (so ~/.local/share/… and ~/.config/autostart go
+# when empty, ~/.local and ~/.config too); else up to PREFIX, which stays.
+# An autostart folder outside PREFIX (/etc/xdg/autostart) goes when empty,
+# its parent never.
+prune_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(PREFIX)))
+autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(if $(filter $(PREFIX)/%,$(AUTOSTARTDIR)),$(PREFIX),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))))
 
 uninstall:
 	rm -f $(foreach f,$(installed_files),'$(f)')

@@ -1,4 +1,6 @@
 // swift-tools-version:6.0
+// iCare for Linux — Copyright (c) 2026 iCare for Linux contributors.
+// SPDX-License-Identifier: MIT (see LICENSE).
 import PackageDescription
 
 // iCare for Linux: an eye-break reminder service on the session bus.

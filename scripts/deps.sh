@@ -17,6 +17,8 @@ packages="
   gettext locales
   libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
+  dpkg-dev debhelper fakeroot lintian
+  zsh fish
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -36,6 +38,11 @@ packages="
 #                                             (scripts/wayland-protocols, its --check test)
 #   sway wtype                                a real headless compositor and a keyboard
 #                                             for the Wayland idle tests
+#   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
+#                                             scripts/test-deb (lintian, apt install)
+#   zsh fish                                  the completion scripts, run in the real shells
+#
+# And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #
 # Locales the tests run icared and icarectl in (Dutch texts, a 12-hour clock).
 test_locales="nl_NL en_US"
@@ -62,3 +69,37 @@ for l in $test_locales; do
     $sudo localedef -i "$l" -f UTF-8 "$l.UTF-8"
   fi
 done
+
+# Swift 6. Where the distribution packages it (Debian 13, Ubuntu 24.10 and
+# later: `swiftlang`), apt installs it; elsewhere this stops with the one
+# instruction to follow, and runs again cleanly afterwards.
+swift_major() { swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\)\..*/\1/p' | head -n1; }
+if [ "$(swift_major)" = "" ] || [ "$(swift_major)" -lt 6 ]; then
+  candidate=$(apt-cache policy swiftlang 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+  if [ -n "$candidate" ] && [ "$candidate" != "(none)" ]; then
+    echo "deps.sh: installing Swift (swiftlang $candidate)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get install -y -qq --no-install-recommends swiftlang >/dev/null
+  fi
+fi
+if [ "$(swift_major)" = "" ] || [ "$(swift_major)" -lt 6 ]; then
+  # The toolchain iCare is built and tested with, for this system.
+  version=6.3.1
+  . /etc/os-release
+  case "$(uname -m)" in aarch64) arch="-aarch64" ;; *) arch="" ;; esac
+  case "${ID:-}${VERSION_ID:-}" in
+    debian12) dir=debian12 file=debian12 ;;
+    ubuntu22.04) dir=ubuntu2204 file=ubuntu22.04 ;;
+    ubuntu24.04) dir=ubuntu2404 file=ubuntu24.04 ;;
+    *) dir="" ;;
+  esac
+  if [ -n "$dir" ]; then
+    tarball="https://download.swift.org/swift-$version-release/$dir$arch/swift-$version-RELEASE/swift-$version-RELEASE-$file$arch.tar.gz"
+    echo "deps.sh: Swift 6 is needed to build iCare, and ${PRETTY_NAME:-this system} has no package for it. Install it with:" >&2
+    echo "    curl -fL $tarball | sudo tar -xz -C /opt && export PATH=/opt/swift-$version-RELEASE-$file$arch/usr/bin:\$PATH" >&2
+  else
+    echo "deps.sh: Swift 6 is needed to build iCare, and ${PRETTY_NAME:-this system} has no package for it. Get the toolchain for your system from https://www.swift.org/install/linux/, unpack it, and put its usr/bin first on PATH." >&2
+  fi
+  echo "deps.sh: (the Debian package needs no Swift at all: see README, Install)" >&2
+  exit 1
+fi

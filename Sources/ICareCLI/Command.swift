@@ -8,6 +8,8 @@ public enum Command: Equatable, Sendable {
     case snooze(seconds: UInt32)
     case skip
     case pause(PauseLength)
+    /// Resume a pause you started, else pause until resumed (a status bar's click).
+    case pauseToggle
     case resume
     case history(HistoryRange, json: Bool)
     /// nil key = every setting.

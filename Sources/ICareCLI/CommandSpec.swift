@@ -31,10 +31,15 @@ public struct ArgumentSpec: Sendable {
     public let help: String
     /// Values to offer in completions.
     public let values: [String]
-    public init(_ name: String, optional: Bool = false, values: [String] = [], help: String) {
+    /// Values to offer instead when the argument before this one is the
+    /// given word (any case): `set dndpolicy` → pause, defer, ignore.
+    public let valuesAfter: [(word: String, values: [String])]
+    public init(_ name: String, optional: Bool = false, values: [String] = [],
+                valuesAfter: [(word: String, values: [String])] = [], help: String) {
         self.name = name
         self.optional = optional
         self.values = values
+        self.valuesAfter = valuesAfter
         self.help = help
     }
 }

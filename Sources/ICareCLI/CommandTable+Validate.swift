@@ -30,14 +30,20 @@ extension CommandTable {
         return seconds
     }
 
+    /// `snooze 0` is what `Snooze(0)` is on D-Bus: the configured SnoozeDuration.
     static func validateSnooze(_ p: ParsedArguments) throws(CLIError) -> Command {
         guard let text = p.positionals.first else { return .snooze(seconds: 0) }
+        if DurationText.seconds(text) == 0 { return .snooze(seconds: 0) }
         return .snooze(seconds: try duration(text, for: "snooze"))
     }
 
     static func validatePause(_ p: ParsedArguments) throws(CLIError) -> Command {
         let words = p.positionals
         if words.isEmpty { return .pause(.untilResumed) }
+        if words[0].lowercased() == "toggle" {
+            guard words.count == 1 else { throw .usage(tr("Unexpected '%s'; write 'pause toggle' alone.", words[1]), command: "pause") }
+            return .pauseToggle
+        }
         if words[0].lowercased() == "until" {
             guard words.count == 2 else { throw .usage(tr("Say until when, as a 24-hour time: pause until 17:30."), command: "pause") }
             guard let t = TimeOfDay(words[1]) else {

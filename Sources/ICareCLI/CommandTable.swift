@@ -52,7 +52,7 @@ public enum CommandTable {
                     discussion: tr("Starts the break countdown now, whatever the state (except during a break)."),
                     validate: { _ throws(CLIError) in .start }),
         CommandSpec("snooze", summary: tr("Postpone the reminder"),
-                    discussion: tr("Postpones the due or next reminder. Without a duration, by the configured SnoozeDuration."),
+                    discussion: tr("Postpones the due or next reminder. Without a duration, or with 0, by the configured SnoozeDuration. During a break, the break ends early and is not recorded."),
                     arguments: [ArgumentSpec("DURATION", optional: true, values: ["5m", "10m", "15m"], help: durationHelp)],
                     examples: ["icarectl snooze", "icarectl snooze 10m"],
                     validate: validateSnooze),
@@ -60,14 +60,14 @@ public enum CommandTable {
                     discussion: tr("Skips the due, snoozed or running break; the next one comes a full interval from now."),
                     validate: { _ throws(CLIError) in .skip }),
         CommandSpec("pause", summary: tr("Pause reminders until you resume, for a while, or until a time"),
-                    discussion: tr("Without an argument, reminders stay off until 'icarectl resume'. With a duration, for that long; with 'until HH:MM', until the next time the clock shows it (at most a day)."),
-                    arguments: [ArgumentSpec("DURATION | until HH:MM", optional: true, values: ["30m", "1h", "until"],
-                                             help: tr("A duration such as 90s, 5m or 1h30m (a bare number is seconds). Or 'until' and a local time, 24-hour, e.g. until 17:30."))],
+                    discussion: tr("Without an argument, reminders stay off until 'icarectl resume'. With a duration, for that long; with 'until HH:MM', until the next time the clock shows it (at most a day). 'pause toggle' resumes a pause you started, else pauses until you resume: one command for a status bar's click. During a break, the break ends early and is not recorded."),
+                    arguments: [ArgumentSpec("DURATION | until HH:MM | toggle", optional: true, values: ["30m", "1h", "until", "toggle"],
+                                             help: tr("A duration such as 90s, 5m or 1h30m (a bare number is seconds). Or 'until' and a local time, 24-hour, e.g. until 17:30. Or 'toggle'."))],
                     maxPositionals: 2,
-                    examples: ["icarectl pause", "icarectl pause 1h", "icarectl pause until 13:30"],
+                    examples: ["icarectl pause", "icarectl pause 1h", "icarectl pause until 13:30", "icarectl pause toggle"],
                     validate: validatePause),
         CommandSpec("resume", summary: tr("Resume reminders after a pause"),
-                    discussion: tr("Ends a pause you started; a full interval starts now. Pauses for do not disturb or a locked screen end by themselves."),
+                    discussion: tr("Ends a pause you started; a full interval starts now. Pauses for do not disturb or a locked screen end by themselves. When nothing is paused, it says so and changes nothing."),
                     validate: { _ throws(CLIError) in .resume }),
         CommandSpec("history", summary: tr("List a day's breaks, or chart the last days"),
                     discussion: tr("Lists the breaks of a day with their times and outcomes (today when no day is given), or with --days N draws a bar per day of completed and skipped breaks."),
@@ -87,7 +87,8 @@ public enum CommandTable {
                     discussion: tr("Changes a setting; the service checks it, saves it to its config file and applies it at once.") + " "
                         + allowedSentences,
                     arguments: [ArgumentSpec("KEY", values: keyNames, help: tr("A setting: %s.", keyNames.joined(separator: ", "))),
-                                ArgumentSpec("VALUE", help: tr("A duration (20m), true or false, HH:MM-HH:MM or always, or pause, defer or ignore."))],
+                                ArgumentSpec("VALUE", valuesAfter: SettingKey.allCases.map { ($0.name, valueSuggestions($0)) },
+                                             help: tr("A duration (20m), true or false, HH:MM-HH:MM or always, or pause, defer or ignore."))],
                     examples: ["icarectl set interval 25m", "icarectl set activehours 09:00-17:30", "icarectl set dndpolicy defer"],
                     validate: validateSet),
         CommandSpec("watch", summary: tr("A live full-screen view of the countdown (q to leave)"),
@@ -103,6 +104,19 @@ public enum CommandTable {
                     arguments: [ArgumentSpec("COMMAND", optional: true, values: [], help: tr("A command."))],
                     validate: validateHelp),
     ]
+
+    /// The values completion offers after `set KEY`: every choice where the
+    /// setting has few, else common values within its range.
+    static func valueSuggestions(_ key: SettingKey) -> [String] {
+        switch key {
+        case .interval: return ["15m", "20m", "25m", "30m", "45m"]
+        case .breakDuration: return ["10s", "20s", "30s"]
+        case .snoozeDuration: return ["1m", "5m", "10m", "15m", "30m"]
+        case .activeHours: return ["always", "09:00-17:00", "09:00-17:30", "08:00-18:00"]
+        case .weekdaysOnly, .sound: return ["true", "false"]
+        case .dndPolicy: return DndPolicy.allCases.map(\.rawValue)
+        }
+    }
 
     static var allowedSentences: String { SettingKey.allCases.map(\.allowed).joined(separator: " ") }
 

@@ -13,7 +13,8 @@
 //    "next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,
 //    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
-//    "service_version":"…","now":ISO,"now_us":N}
+//    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"]}
+//   config_problems: the service's ConfigProblems, [] when the config file is fine.
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked.
@@ -44,14 +45,46 @@
 //       (times also "value_iso":ISO|null; numbers and booleans as JSON numbers and booleans)
 //   {"when":ISO,"when_us":N,"kind":"service","name":"org.icare.Reminder","running":true}
 
-/// The shapes above, for the man page.
+/// The shapes above, for the man page: each as lines of at most 64
+/// characters, so that the section reads at 80 columns (a test renders it).
 public enum JSONShapes {
-    public static let summary: [(String, String)] = [
-        ("status --json", #"{"running":true,"state":"waiting","pause_reason":"","next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,"break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,"completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"...","now":ISO,"now_us":N}"#),
-        ("status --format waybar", #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"percentage":0-100}"#),
-        ("get --json", #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","Sound":true}"#),
-        ("history DAY --json", #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"to":ISO,"to_us":N,"breaks":[{"at":ISO,"at_us":N,"outcome":"completed","seconds":20}],"completed":N,"skipped":N}"#),
-        ("history --days N --json", #"{"from":ISO,"from_us":N,"to":ISO,"to_us":N,"days":[{"date":"YYYY-MM-DD","completed":N,"natural":N,"skipped":N,"other":N}],"completed":N,"skipped":N}"#),
-        ("monitor --json", #"{"when":ISO,"when_us":N,"kind":"signal"|"property"|"service","name":"...",...}"#),
+    public static let summary: [(String, [String])] = [
+        ("status --json", [
+            #"{"running":true,"state":"waiting","pause_reason":"","#,
+            #" "next_break":ISO|null,"next_break_us":N,"#,
+            #" "seconds_to_next_break":N,"#,
+            #" "break_ends":ISO|null,"break_ends_us":N,"#,
+            #" "paused_until":ISO|null,"paused_until_us":N,"#,
+            #" "completed_today":N,"skipped_today":N,"#,
+            #" "do_not_disturb":false,"do_not_disturb_source":"","#,
+            #" "service_version":"...","now":ISO,"now_us":N,"#,
+            #" "config_problems":["..."]}"#,
+        ]),
+        ("status --format waybar", [
+            #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,
+            #" "percentage":0-100}"#,
+        ]),
+        ("get --json", [
+            #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"#,
+            #" "ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","#,
+            #" "Sound":true}"#,
+        ]),
+        ("history DAY --json", [
+            #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"#,
+            #" "to":ISO,"to_us":N,"#,
+            #" "breaks":[{"at":ISO,"at_us":N,"outcome":"completed","#,
+            #"            "seconds":20}],"#,
+            #" "completed":N,"skipped":N}"#,
+        ]),
+        ("history --days N --json", [
+            #"{"from":ISO,"from_us":N,"to":ISO,"to_us":N,"#,
+            #" "days":[{"date":"YYYY-MM-DD","completed":N,"natural":N,"#,
+            #"          "skipped":N,"other":N}],"#,
+            #" "completed":N,"skipped":N}"#,
+        ]),
+        ("monitor --json", [
+            #"{"when":ISO,"when_us":N,"#,
+            #" "kind":"signal"|"property"|"service","name":"...",...}"#,
+        ]),
     ]
 }

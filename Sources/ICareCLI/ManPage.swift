@@ -22,7 +22,9 @@ public enum ManPage {
         }
         out += ".SH " + tr("JSON OUTPUT") + "\n"
             + esc(tr("Every reading command prints one JSON object per line. Keys keep their order; new keys may be added at the end. Times come as NAME (ISO 8601 local time with offset, null when none) and NAME_us (microseconds since the epoch, 0 when none).")) + "\n"
-        for (title, shape) in JSONShapes.summary { out += ".TP\n.B " + esc(title) + "\n" + esc(shape) + "\n" }
+        for (title, lines) in JSONShapes.summary {
+            out += ".TP\n.B " + esc(title) + "\n.nf\n" + lines.map(esc).joined(separator: "\n") + "\n.fi\n"
+        }
         out += ".SH " + tr("STATUS BARS") + "\n"
             + esc(tr("waybar: a custom module with %s and %s. i3blocks or polybar: %s. One long-lived process; it listens for changes instead of polling.",
                      "\u{1}\"exec\": \"icarectl status --format waybar --follow\"\u{2}", "\u{1}\"return-type\": \"json\"\u{2}",

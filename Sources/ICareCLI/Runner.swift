@@ -50,18 +50,31 @@ struct Runner {
             say((ends > 0 ? tr("Break started: look at something about 20 feet (6 m) away until %s.", time.clockSeconds(ends))
                  : tr("Break started: look at something about 20 feet (6 m) away.")) + "\n")
         case .snooze(let seconds):
+            let inBreak = stateNow() == "break"
             let until = try untilReply(proxy.call("Snooze", [.uint32(seconds)]))
+            if inBreak { say(Runner.breakEndedUnrecorded + "\n") }
             say(tr("Snoozed until %s.", time.clock(until, relativeTo: now)) + "\n")
         case .skip:
             try proxy.call("Skip")
             let next = Timestamp(clamping: (try? proxy.get("NextBreak").uint64) ?? 0)
             say((next > 0 ? tr("Skipped; the next break is at %s.", time.clock(next, relativeTo: now)) : tr("Skipped.")) + "\n")
         case .pause(let length):
-            let seconds = try pauseSeconds(length, now: now)
-            let until = try untilReply(proxy.call("Pause", [.uint32(seconds)]))
-            say((until > 0 ? tr("Paused until %s.", time.clock(until, relativeTo: now))
-                 : tr("Paused until you resume ('icarectl resume').")) + "\n")
+            try pause(length, now: now)
+        case .pauseToggle:
+            let s = try proxy.status()
+            if s.state == "paused", s.pauseReason == "user" {
+                try run(.resume)
+            } else {
+                try pause(.untilResumed, now: now)
+            }
         case .resume:
+            let before = try proxy.status()
+            guard before.state == "paused" else {
+                let next = before.nextBreak > 0 && ["waiting", "snoozed"].contains(before.state)
+                    ? " " + tr("The next break is at %s.", time.clock(before.nextBreak, relativeTo: now)) : ""
+                say(tr("Nothing is paused; reminders are on.") + next + "\n")
+                return
+            }
             try proxy.call("Resume")
             let s = try proxy.status()
             if s.state == "paused" {
@@ -86,6 +99,12 @@ struct Runner {
                 settings = try proxy.status().settings
                 say(json ? SettingsFormatter.json(settings).text + "\n" : SettingsFormatter.table(settings))
             }
+            // On stderr: the settings on stdout stay machine-readable.
+            if let problems = try? proxy.get("ConfigProblems"), case .array(_, let items) = problems.unwrapped, !items.isEmpty {
+                var s = ServiceStatus()
+                s.configProblems = items.compactMap(\.string)
+                context.err.write(StatusFormatter(time: time, style: context.style).configProblemsText(s))
+            }
         case .set(let key, let value):
             try proxy.set(key, value)
             say(tr("%s is now %s.", key.name, SettingsFormatter.text(key, value)) + "\n")
@@ -95,6 +114,23 @@ struct Runner {
     }
 
     func say(_ text: String) { context.out.write(text) }
+
+    /// What snooze and pause say when they end a running break: it is not
+    /// counted as completed or skipped.
+    static var breakEndedUnrecorded: String { tr("The break ended early and is not recorded.") }
+
+    /// The state, or nil when it cannot be read (the call that follows says why).
+    func stateNow() -> String? { try? proxy.get("State").string }
+
+    func pause(_ length: PauseLength, now: Timestamp) throws(CLIError) {
+        let time = context.time
+        let seconds = try pauseSeconds(length, now: now)
+        let inBreak = stateNow() == "break"
+        let until = try untilReply(proxy.call("Pause", [.uint32(seconds)]))
+        if inBreak { say(Runner.breakEndedUnrecorded + "\n") }
+        say((until > 0 ? tr("Paused until %s.", time.clock(until, relativeTo: now))
+             : tr("Paused until you resume ('icarectl resume').")) + "\n")
+    }
 
     func untilReply(_ reply: [DBusValue]) throws(CLIError) -> Timestamp {
         guard let t = reply.first?.uint64 else { throw .failure(tr("iCare sent an unexpected reply.")) }

@@ -17,6 +17,8 @@ public struct ServiceStatus: Equatable, Sendable {
     /// How many times faster than real time the service's schedule runs
     /// (`icared --time-scale`); 1 when it does not say.
     public var timeScale: UInt32 = 1
+    /// The config file's lines the service could not use (`ConfigProblems`).
+    public var configProblems: [String] = []
     /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
     public var settings: [SettingKey: SettingValue] = [:]
 
@@ -43,6 +45,8 @@ public struct ServiceStatus: Equatable, Sendable {
             case "DoNotDisturbSource": doNotDisturbSource = value.string ?? doNotDisturbSource
             case "Version": version = value.string ?? version
             case "TimeScale": timeScale = value.uint32.map { max(1, $0) } ?? timeScale
+            case "ConfigProblems":
+                if case .array(_, let items) = value.unwrapped { configProblems = items.compactMap(\.string) }
             default:
                 if let key = SettingKey(rawValue: name), let v = SettingValue(dbus: value) { settings[key] = v }
             }

@@ -25,7 +25,15 @@ public struct StatusFormatter: Sendable {
         rows.append((tr("Today"), todayWords(s)))
         rows.append((tr("Do not disturb"), dndWords(s)))
         let width = rows.map(\.0.count).max()! + 2
-        return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined()
+        let problems = configProblemsText(s)
+        return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined() + (problems.isEmpty ? "" : "\n" + problems)
+    }
+
+    /// The config file's problems under the status block, or "" when there are none.
+    public func configProblemsText(_ s: ServiceStatus) -> String {
+        guard !s.configProblems.isEmpty else { return "" }
+        let head = tr("Problems in the config file (a setting with an error keeps its previous value):")
+        return style.yellow(head) + "\n" + s.configProblems.map { "  " + $0 + "\n" }.joined()
     }
 
     func stateWords(_ s: ServiceStatus, now: Timestamp) -> String {
@@ -169,6 +177,7 @@ public struct StatusFormatter: Sendable {
               ("do_not_disturb", .bool(s.doNotDisturb)), ("do_not_disturb_source", .string(s.doNotDisturbSource)),
               ("service_version", .string(s.version))]
         m += JSON.time("now", now, time)
+        m.append(("config_problems", .array(s.configProblems.map { .string($0) })))
         return .object(m)
     }
 }

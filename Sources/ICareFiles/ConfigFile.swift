@@ -56,7 +56,8 @@ public struct ConfigFile: Sendable {
     ///
     /// Rewrites the file atomically (temp file, `fsync`, `rename`), changing
     /// only the last line that sets `key` and keeping its indentation, spacing
-    /// and inline comment; appends the key when no line sets it; creates a
+    /// and inline comment; else uncomments the template's `#Key = …` line for
+    /// it; appends the key when neither is there; creates a
     /// commented file (`0600`, directory `0700`) when there is none. A
     /// symbolic link is kept: the file it points to is replaced. An
     /// invalid value is refused and nothing is written.
@@ -100,6 +101,16 @@ public struct ConfigFile: Sendable {
         if let target {
             return Array(bytes[..<target.range.lowerBound]) + target.parsed.replacingValue(with: text)
                 + bytes[target.range.upperBound...]
+        }
+        // The template's commented-out line for the key (`#Interval = 20m`) is
+        // uncommented and set, so the setting stays under its explanation.
+        let commented = document.lines.lazy.compactMap { line -> (ConfigDocument.Line, ConfigLine)? in
+            guard line.isICare, let setting = line.parsed.commentedSetting,
+                  case .setting(let name) = setting.kind, SettingKey(name: name) == key else { return nil }
+            return (line, setting)
+        }.last
+        if let (line, setting) = commented {
+            return Array(bytes[..<line.range.lowerBound]) + setting.replacingValue(with: text) + bytes[line.range.upperBound...]
         }
         var out = bytes
         if let last = out.last, last != UInt8(ascii: "\n") { out.append(UInt8(ascii: "\n")) }

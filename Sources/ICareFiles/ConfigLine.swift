@@ -60,6 +60,19 @@ struct ConfigLine {
         return raw.count >= 2 && raw.first == UInt8(ascii: "\"") && raw.last == UInt8(ascii: "\"")
     }
 
+    /// For a commented-out setting as the template writes it (`#Interval = 20m`:
+    /// `#` then the key at once), the setting without its `#`; else nil. A
+    /// comment with a space after `#` is prose, never a setting.
+    var commentedSetting: ConfigLine? {
+        guard kind == .comment, let hash = bytes.firstIndex(where: { !Self.isSpace($0) }),
+              bytes[hash] == UInt8(ascii: "#") else { return nil }
+        let rest = bytes[(hash + 1)...]
+        guard let first = rest.first, !Self.isSpace(first), !Self.isCommentStart(first) else { return nil }
+        let line = ConfigLine(rest)
+        guard case .setting = line.kind else { return nil }
+        return line
+    }
+
     /// The line with its value replaced by `text`, keeping the indentation,
     /// the key as written, the spacing, the quotes and any inline comment.
     func replacingValue(with text: String) -> [UInt8] {

@@ -7,7 +7,7 @@ import WaylandIdle
 /// answer arrives by signal (no polling, no periodic timer); each source that
 /// is missing is logged once and the others keep working.
 ///
-/// Sources (shapes in `desktop-facts.md`, "Presence"):
+/// Sources (shapes in `docs/desktop-facts.md`, "Presence"):
 /// - logind on the system bus: the own session's `LockedHint`, `Active`,
 ///   `IdleHint`/`IdleSinceHint`, and the manager's `PrepareForSleep`;
 /// - `org.gnome.ScreenSaver` and `org.freedesktop.ScreenSaver` on the session

@@ -5,7 +5,7 @@ import DBusKit
 /// `org.gnome.ScreenSaver`; KDE and others `org.freedesktop.ScreenSaver`,
 /// at `/org/freedesktop/ScreenSaver` or `/ScreenSaver`.
 final class ScreenSaverWatcher {
-    /// The two screensavers `desktop-facts.md` knows.
+    /// The two screensavers `docs/desktop-facts.md` knows.
     static let gnome = (name: "org.gnome.ScreenSaver", interface: "org.gnome.ScreenSaver", paths: ["/org/gnome/ScreenSaver"])
     static let freedesktop = (name: "org.freedesktop.ScreenSaver", interface: "org.freedesktop.ScreenSaver",
                               paths: ["/org/freedesktop/ScreenSaver", "/ScreenSaver"])

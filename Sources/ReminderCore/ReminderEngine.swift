@@ -4,7 +4,7 @@ import Localization
 /// calendar are injected. The service delivers `.timer` at `nextDeadline`
 /// and nothing else is periodic.
 ///
-/// Decisions where `interface.md` is silent:
+/// Decisions where `docs/interface.md` is silent:
 /// - State precedence: `break` over `paused` over `inactive` over the cycle
 ///   (waiting, due, snoozed). A break runs even while paused or inactive.
 /// - The first reminder of an active period is one `Interval` after it starts.

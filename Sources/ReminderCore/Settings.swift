@@ -26,7 +26,7 @@ public struct Settings: Equatable, Sendable {
     /// Sounds on reminders and at the end of a break.
     public private(set) var sound: Bool = true
 
-    /// The defaults of `interface.md`.
+    /// The defaults of `docs/interface.md`.
     public init() {}
 
     /// The current value of one setting.

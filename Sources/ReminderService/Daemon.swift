@@ -31,6 +31,8 @@ public final class Daemon {
     var sources: [EventSource] = []
     var lastSavedSnapshot = ""
     var dndSource = ""
+    /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
+    private(set) var configProblems: [String] = []
     var exitCode: Int32 = 0
     var notifier: Notifier?
     var dnd: DndMonitor?
@@ -55,10 +57,6 @@ public final class Daemon {
     var configGraceArmed = false
     /// History problems already logged, so a client polling GetHistory does not flood the log.
     var reportedHistoryProblems: Set<String> = []
-    /// The config file's problems as last read: each is logged when it
-    /// appears, not again on every reload (a setting changed over D-Bus
-    /// rewrites the file and so reloads it).
-    var configProblems: [ConfigProblem] = []
     /// How many break records clients may still cause (see `RecordBudget`).
     var recordBudget: RecordBudget
     /// Whether the refusal of a call over the record budget has been logged
@@ -78,7 +76,7 @@ public final class Daemon {
         let now = Daemon.wallNow()
         let (settings, problems) = config.load(previous: nil)
         for p in problems { log.warning(p.description) }
-        configProblems = problems
+        configProblems = problems.map(\.description)
         recordBudget = RecordBudget(now: Int64(Clock.monotonic.now()), factor: timeScale.factor)
         let (today, todayProblems) = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
         var snapshot: EngineSnapshot? = nil
@@ -471,8 +469,15 @@ public final class Daemon {
 
     private func loadConfig() {
         let (settings, problems) = config.load(previous: engine.settings)
-        for p in problems where !configProblems.contains(p) { log.warning(p.description) }
-        configProblems = problems
+        // Each problem is logged when it appears, not again on every reload
+        // (a setting changed over D-Bus rewrites the file and so reloads it).
+        for p in problems where !configProblems.contains(p.description) { log.warning(p.description) }
+        // ConfigProblems follows the file, also when no setting changed.
+        if let object {
+            object.trackingChanges { configProblems = problems.map(\.description) }
+        } else {
+            configProblems = problems.map(\.description)
+        }
         guard settings != engine.settings else { return }
         log.info("Settings changed in \(config.path); applying them.")
         deliver(.settingsChanged(settings))

@@ -9,7 +9,7 @@ import ReminderCore
 /// screen with what the state asks for after every change, so at most one
 /// iCare notification is ever shown and none is left stale.
 ///
-/// Rules where desktop-facts.md leaves a choice:
+/// Rules where docs/desktop-facts.md leaves a choice:
 /// - Nothing is shown before the server's capabilities are known, so a
 ///   reminder never goes out without buttons because a reply was late.
 /// - A notification the person dismissed (or the server expired) is not

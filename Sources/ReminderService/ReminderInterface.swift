@@ -16,6 +16,7 @@ enum ReminderInterface {
         var status: ReminderStatus { get }
         var settings: Settings { get }
         var doNotDisturbSource: String { get }
+        var configProblems: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
         /// reports did not happen (a refusal, a record that could not be saved).
@@ -140,6 +141,11 @@ enum ReminderInterface {
                 Which desktop reported do-not-disturb (gnome, cinnamon, mate, kde, xfce, dunst,
                 swaync, mako), the one that turned on most recently, or "".
                 """, read: { .string(b.doNotDisturbSource) }),
+            Property("ConfigProblems", "as", doc: """
+                The lines of the config file that could not be used, one sentence each as
+                "file:line: error: ..." (or warning, for text that changes nothing); [] when the
+                file is fine. A key with an error keeps its previous value. Follows every edit.
+                """, read: { .array(element: "s", b.configProblems.map { .string($0) }) }),
             Property("Version", "s", doc: "The service's version.", emitsChange: .const,
                      read: { .string(version) }),
             Property("TimeScale", "u", doc: """

@@ -4,7 +4,7 @@ import TestSupport
 import LoopSupport
 
 /// A fake desktop program on the private bus, with exactly the D-Bus shape
-/// of the real one (desktop-facts.md). Its state survives `vanish()` and
+/// of the real one (docs/desktop-facts.md). Its state survives `vanish()` and
 /// `appear()`; everything runs on the loop thread.
 class FakeServer: FakeBusProgram {
     /// What the monitor should report it as.

@@ -88,19 +88,17 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: tmp) }
         let runtime = tmp.appendingPathComponent("runtime")   // no `bus` socket in it
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        let run = try pane("scripts/run", "--time-scale 600", tmp: tmp, environment: [
+        let environment = [
             "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": tmp.appendingPathComponent("config").path,
             "XDG_STATE_HOME": tmp.appendingPathComponent("state").path,
-        ])
+        ]
+        let run = try pane("scripts/run", "--time-scale 600", tmp: tmp, environment: environment)
         defer { run.kill() }
         #expect(waitUntil(timeout: 10) { run.screen.contains("No session bus here") }, "\(run.screen)")
-        #expect(run.screen.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS="), "\(run.screen)")
-        let folders = entries(tmp, prefix: "icare-bus.")
-        try #require(folders.count == 1, "\(folders)")
-        let address = try String(contentsOf: folders[0].appendingPathComponent("address"), encoding: .utf8)
-            .split(separator: "\n").first.map(String.init) ?? ""
-        // The printed line names that bus, and icarectl reaches the service on it.
-        #expect(run.screen.replacingOccurrences(of: "\n", with: "").contains(address), "\(run.screen)")
+        // The bus lives at one address in the runtime folder, and the printed line names it.
+        let folder = runtime.appendingPathComponent("icare-run")
+        let address = "unix:path=" + folder.appendingPathComponent("bus").path
+        #expect(run.screen.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS='\(address)'"), "\(run.screen)")
         #expect(waitUntil(timeout: 10) {
             (try? Subprocess.run([try Products.path("icarectl"), "status"], environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: 10))?.status == 0
         })
@@ -112,6 +110,18 @@ import TestSupport
         #expect(waitUntil(timeout: 10) { run.screen.contains("EXITED 0") }, "\(run.screen)")
         #expect(run.screen.contains("Stopped."))
         #expect(waitUntil(timeout: 5) { !busAnswers(address) }, "the private bus still runs")
-        #expect(!FileManager.default.fileExists(atPath: folders[0].path))
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "the bus folder is left behind")
+
+        // Started again: the same address, so the export in the other terminal still works.
+        let again = try pane("scripts/run", tmp: tmp, environment: environment)
+        defer { again.kill() }
+        #expect(waitUntil(timeout: 10) { again.screen.contains("No session bus here") }, "\(again.screen)")
+        #expect(again.screen.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS='\(address)'"), "\(again.screen)")
+        #expect(waitUntil(timeout: 10) {
+            (try? Subprocess.run([try Products.path("icarectl"), "status"], environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: 10))?.status == 0
+        }, "icarectl with the first run's address reaches the restarted service")
+        try again.send("C-c")
+        #expect(waitUntil(timeout: 10) { again.screen.contains("EXITED 0") }, "\(again.screen)")
+        #expect(waitUntil(timeout: 5) { !busAnswers(address) }, "the private bus still runs")
     }
 }

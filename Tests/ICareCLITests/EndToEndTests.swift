@@ -35,7 +35,7 @@ import ReminderCore
         defer { h.stop() }
         let cases: [([String], String)] = [
             (["snooze", "soon"], "Error: 'soon' is not a duration; write a value like 90s, 5m or 1h30m.\nUsage: icarectl snooze [DURATION]\nSee 'icarectl snooze --help'.\n"),
-            (["pause", "until", "25:00"], "Error: '25:00' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.\nUsage: icarectl pause [DURATION | until HH:MM]\nSee 'icarectl pause --help'.\n"),
+            (["pause", "until", "25:00"], "Error: '25:00' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.\nUsage: icarectl pause [DURATION | until HH:MM | toggle]\nSee 'icarectl pause --help'.\n"),
             (["get", "intervl"], "Error: 'intervl' is not a setting. Did you mean 'Interval'?\nUsage: icarectl get [KEY] [--json]\nSee 'icarectl get --help'.\n"),
             (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["set", "sound", "loud"], "Error: Sound must be true or false.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
@@ -134,7 +134,7 @@ import ReminderCore
         let json = try icarectl(h, ["status", "--json"]).stdout
         #expect(keys(json) == ["running", "state", "pause_reason", "next_break", "next_break_us", "seconds_to_next_break", "break_ends",
                                "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "do_not_disturb",
-                               "do_not_disturb_source", "service_version", "now", "now_us"])
+                               "do_not_disturb_source", "service_version", "now", "now_us", "config_problems"])
         let o = try jsonObject(json)
         #expect(o["state"] as? String == "paused")
         #expect(o["pause_reason"] as? String == "user")

@@ -127,7 +127,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             {"running":true,"state":"waiting","pause_reason":"","next_break":"2024-11-29T14:32:30+01:00","next_break_us":1732887150000000,\
             "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
             "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
-            "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}
+            "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[]}
             """)
         #expect(f.json(nil, now: now).text == #"{"running":false,"now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}"#)
         #expect(f.waybar(nil, now: now).text
@@ -341,8 +341,9 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
 
             Usage: icarectl snooze [DURATION]
 
-            Postpones the due or next reminder. Without a duration, by the configured
-            SnoozeDuration.
+            Postpones the due or next reminder. Without a duration, or with 0, by the
+            configured SnoozeDuration. During a break, the break ends early and is not
+            recorded.
 
             Arguments:
               DURATION  A duration such as 90s, 5m or 1h30m (a bare number is seconds).

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import ICareCLI
+import TestSupport
 
 /// The man page and completions that `make install` installs are generated
 /// from the command table; the checked-in copies must not drift from it
@@ -19,5 +20,22 @@ import ICareCLI
     @Test(arguments: [(Shell.bash, "completions/icarectl.bash"), (.zsh, "completions/_icarectl"), (.fish, "completions/icarectl.fish")])
     func completionsMatchTheCommandTable(shell: Shell, path: String) throws {
         #expect(try file(path) == Completions.script(for: shell), "\(path) is stale: run scripts/regenerate")
+    }
+
+    /// The man page, in each language, reads at 80 columns: man renders it
+    /// with no groff warning (lintian reports those as `groff-message`) and
+    /// no line wider than 80, the JSON section included.
+    @Test(arguments: ["man/icarectl.1", "man/nl/icarectl.1"])
+    func manPageReadsAtEightyColumns(path: String) throws {
+        let page = Self.repo.appendingPathComponent(path).path
+        let man = try Subprocess.which("man")
+        let env = ["LC_ALL": "C.UTF-8", "MANWIDTH": "80", "MAN_KEEP_FORMATTING": "", "MANROFFSEQ": ""]
+        let checked = try Subprocess.run([man, "--warnings", "-E", "UTF-8", "-l", "-Tutf8", "-Z", page], environment: env)
+        #expect(checked.status == 0 && checked.stderr.isEmpty, "groff warns about \(path): \(checked.stderr)")
+        let shown = try Subprocess.run([man, "-l", page], environment: env)
+        #expect(shown.status == 0, "\(shown)")
+        #expect(shown.stdout.contains(#""next_break_us":N"#), "the JSON section is missing from \(path)")
+        let wide = shown.stdout.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+        #expect(wide.isEmpty, "lines wider than 80 columns in \(path): \(wide)")
     }
 }

@@ -48,7 +48,9 @@ private func usage(_ line: String) -> String? {
         #expect(parse("snooze 600") == .success(.snooze(seconds: 600)))
         #expect(usage("snooze soon") == "'soon' is not a duration; write a value like 90s, 5m or 1h30m.")
         #expect(usage("snooze 5x") == "'5x' is not a duration; write a value like 90s, 5m or 1h30m.")
-        #expect(usage("snooze 0") == "The duration must be longer than 0 seconds.")
+        // 0 is what Snooze(0) is on D-Bus: the configured SnoozeDuration.
+        #expect(parse("snooze 0") == .success(.snooze(seconds: 0)))
+        #expect(parse("snooze 0m") == .success(.snooze(seconds: 0)))
         #expect(usage("snooze 5m 10m") == "Unexpected argument '10m'.")
     }
 

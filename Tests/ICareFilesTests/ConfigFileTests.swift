@@ -207,6 +207,32 @@ import Testing
         #expect(ConfigFile.parse(Array(uncommented.utf8), path: "t", previous: Settings()).problems.isEmpty)
     }
 
+    @Test func aSecondSetUncommentsTheTemplatesLineInsteadOfAppending() throws {
+        let temp = try TemporaryDirectory()
+        let config = ConfigFile(path: temp.join("config"))
+        try config.write(.snoozeDuration, .uint(600))
+        let template = try text(config.path)
+        try config.write(.interval, .uint(1500))
+        let after = try text(config.path)
+        // The line under Interval's explanation, uncommented; nothing appended.
+        #expect(after == template.replacingOccurrences(of: "\n#Interval = 20m\n", with: "\nInterval = 25m\n"))
+        #expect(after.components(separatedBy: "Interval = ").count == 2, "one Interval line, not two")
+        #expect(after.hasSuffix("#Sound = true\n"))
+        // And again: that line now changes in place.
+        try config.write(.interval, .uint(1800))
+        #expect(try text(config.path) == template.replacingOccurrences(of: "\n#Interval = 20m\n", with: "\nInterval = 30m\n"))
+        #expect(config.load(previous: Settings()).settings.interval == 1800)
+    }
+
+    @Test func proseCommentsAreNeverUncommented() throws {
+        let temp = try TemporaryDirectory()
+        let config = ConfigFile(path: temp.join("config"))
+        let mine = "# Interval = 30m was too long\n;Interval = 35m\n; note #Interval = 5m\n[Other]\n#Interval = 40m\n"
+        try writeFixture(mine, to: config.path)
+        try config.write(.interval, .uint(1500))
+        #expect(try text(config.path) == mine + "\n[iCare]\nInterval = 25m\n")
+    }
+
     @Test(arguments: [
         (SettingKey.interval, SettingValue.uint(1230)), (.interval, .uint(2700)), (.breakDuration, .uint(10)),
         (.snoozeDuration, .uint(90)), (.snoozeDuration, .uint(3600 / 2)), (.activeHours, .string("22:00-06:30")),

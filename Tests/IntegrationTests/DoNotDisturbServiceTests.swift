@@ -9,7 +9,7 @@ import LoopSupport
 /// do-not-disturb played by the real dconf service (written by the real
 /// `gsettings`), by the real dunst (under Xvfb, driven by the real
 /// `dunstctl`), and by in-process fakes with the exact D-Bus shapes in
-/// `desktop-facts.md` (dunst, swaync, xfconf). What icared does is read only
+/// `docs/desktop-facts.md` (dunst, swaync, xfconf). What icared does is read only
 /// through its bus interface, its log and what it sends the notification server.
 @Suite(.serialized) struct DoNotDisturbServiceTests {
     static let interval: UInt64 = 1_200_000_000
@@ -674,7 +674,7 @@ final class DndBusRig: @unchecked Sendable {
     }
 }
 
-// MARK: fakes with the exact shapes of desktop-facts.md
+// MARK: fakes with the exact shapes of docs/desktop-facts.md
 
 
 /// dunst: a notification server at `/org/freedesktop/Notifications` on

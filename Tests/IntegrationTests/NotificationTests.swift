@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 3 end to end: the desktop notification that mirrors the state, proved
 /// with the real icared on a private bus against (1) a fake notification
-/// server with exactly the shape of desktop-facts.md that records every call
+/// server with exactly the shape of docs/desktop-facts.md that records every call
 /// and clicks like a person, and (2) python3-dbusmock's own
 /// `notification_daemon` template, a third-party server.
 ///
@@ -25,7 +25,7 @@ import TestSupport
 /// recorded every call icared sent before that).
 struct NotificationTests {
     static let tMax = String(UInt64(Int64.max))
-    /// GNOME Shell 43's capabilities (desktop-facts.md).
+    /// GNOME Shell 43's capabilities (docs/desktop-facts.md).
     static let gnome = "actions body body-markup icon-static persistence sound"
 
     // MARK: the reminder
@@ -307,7 +307,7 @@ struct NotificationTests {
         let (s, fake) = try Self.dueService()
         defer { Self.stop(s, fake) }
         let reminder = try Self.first(fake) { $0.isICare }
-        #expect(try s.call("StartBreak").status == 0, "busctl, as in interface.md")
+        #expect(try s.call("StartBreak").status == 0, "busctl, as in docs/interface.md")
         let countdown = try Self.first(fake) { $0.isICare && $0.isCountdown }
         #expect(countdown.replaces == reminder.id)
         // The CLI's road is the same D-Bus call; Skip ends the countdown.
@@ -719,7 +719,7 @@ struct NotifyRecord: CustomStringConvertible {
     }
 }
 
-/// A notification server with exactly the shape of desktop-facts.md
+/// A notification server with exactly the shape of docs/desktop-facts.md
 /// (name, path, interface, members and signatures; a call with another
 /// signature is refused and recorded as an error), run as a separate
 /// process with python3-dbus so that it can come, go and restart like the
@@ -831,7 +831,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     func sync() throws { _ = try control("Sync", "", []) }
 
     static let script = #"""
-    # A notification server with exactly the shape of desktop-facts.md, for iCare's tests.
+    # A notification server with exactly the shape of docs/desktop-facts.md, for iCare's tests.
     # argv: record-file instance-label "capability ..." capabilities-delay-ms
     import json, sys, time
     import dbus, dbus.service, dbus.mainloop.glib
@@ -937,7 +937,7 @@ final class FakeNotificationServer: @unchecked Sendable {
             self.write({'member': 'GetServerInformation'})
             return ('icare-fake', 'iCare tests', '1.0', '1.2')
 
-        # Plasma's do-not-disturb (desktop-facts.md): the Inhibited property, on a server with `inhibitions`.
+        # Plasma's do-not-disturb (docs/desktop-facts.md): the Inhibited property, on a server with `inhibitions`.
         @dbus.service.method(PROPS, in_signature='ss', out_signature='v')
         def Get(self, iface, prop):
             if iface == IFACE and prop == 'Inhibited' and 'inhibitions' in CAPS:

@@ -7,7 +7,7 @@ import TestSupport
 /// template on a second, system-type `dbus-daemon` (given to icared as
 /// `DBUS_SYSTEM_BUS_ADDRESS`); the screensavers are dbusmock templates and
 /// GNOME's idle monitor a small python3-dbus fake on the session bus, each
-/// with the exact shape in `desktop-facts.md`. Mocks are driven with busctl.
+/// with the exact shape in `docs/desktop-facts.md`. Mocks are driven with busctl.
 ///
 /// Wall-clock jumps are not tested here: making one for real needs root and
 /// would change the machine's clock (the engine tests cover them).
@@ -689,7 +689,7 @@ struct PresenceLogind {
 }
 
 /// A fake `org.gnome.Mutter.IdleMonitor` in python3-dbus with the shape in
-/// `desktop-facts.md` and the watch behaviour of mutter: idle watches are
+/// `docs/desktop-facts.md` and the watch behaviour of mutter: idle watches are
 /// persistent (they fire once each time the idle time crosses their
 /// interval; input re-arms them), a user-active watch fires at the next
 /// input and is removed, and `WatchFired(u)` goes only to the connection

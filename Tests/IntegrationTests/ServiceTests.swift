@@ -17,7 +17,7 @@ import TestSupport
         let xml = (json?["data"] as? [Any])?.first as? String ?? ""
         let file = try String(contentsOf: Self.repo.appendingPathComponent("dbus/org.icare.Reminder.xml"), encoding: .utf8)
         #expect(xml == file, "the running service's Introspect differs from dbus/org.icare.Reminder.xml")
-        // The examples of interface.md work as written.
+        // The examples of docs/interface.md work as written.
         let intro = try s.busctl(["introspect", "org.icare.Reminder", "/org/icare/Reminder"])
         #expect(intro.stdout.contains(".StartBreak"), "\(intro)")
         #expect(intro.stdout.contains(".NextBreak"))
@@ -176,7 +176,7 @@ import TestSupport
         #expect(waitUntil { !monitor.signals("BreakStarted").isEmpty && !monitor.signals("BreakSnoozed").isEmpty && !monitor.signals("BreakSkipped").isEmpty },
                 "\(monitor.messages.map { $0["member"] ?? "" })")
         #expect(waitUntil { monitor.changedProperties.contains("State") && monitor.changedProperties.contains("SkippedToday") })
-        // gdbus monitor, as in interface.md, sees them too.
+        // gdbus monitor, as in docs/interface.md, sees them too.
         let gm = Pipe()
         let gdbusMonitor = try Subprocess.start(["gdbus", "monitor", "--session", "--dest", "org.icare.Reminder"], environment: s.environment, stdout: gm)
         defer { Subprocess.kill9(gdbusMonitor) }

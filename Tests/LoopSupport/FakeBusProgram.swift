@@ -3,7 +3,7 @@ import SystemdKit
 import TestSupport
 
 /// A fake desktop program on a private bus, with its own connection and
-/// exactly the D-Bus shape of the real one (desktop-facts.md): subclasses
+/// exactly the D-Bus shape of the real one (docs/desktop-facts.md): subclasses
 /// describe its objects. Its state survives `vanish()` and `appear()`, so a
 /// test can make the program quit and come back. Touched only on the loop thread.
 open class FakeBusProgram {

@@ -4,7 +4,7 @@ import DBusKit
 import SystemdKit
 import TestSupport
 
-/// GNOME's idle monitor with the shape in `desktop-facts.md` and the watch
+/// GNOME's idle monitor with the shape in `docs/desktop-facts.md` and the watch
 /// behaviour of mutter's `meta-idle-monitor.c`: idle watches are persistent
 /// and re-armed by input, user-active watches fire once and are removed,
 /// an idle inhibitor freezes idle watches, and `WatchFired` goes only to the

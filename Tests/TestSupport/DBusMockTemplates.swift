@@ -1,7 +1,7 @@
 import Foundation
 
 /// python3-dbusmock templates that dbusmock itself lacks, for tests that need
-/// the exact shape of a desktop program (desktop-facts.md).
+/// the exact shape of a desktop program (docs/desktop-facts.md).
 public enum DBusMockTemplates {
     /// Writes a template for `org.freedesktop.ScreenSaver` as KDE serves it at
     /// `/ScreenSaver` (`GetActive`, `SetActive` emitting `ActiveChanged`,
