@@ -149,7 +149,7 @@ try:
             pick = random.random()
             if pick < 0.05:
                 run(['dunstctl', 'action']); fault('click on the reminder (dunst)')
-            elif pick < 0.1:
+            elif pick < 0.25:
                 icarectl('start'); fault('icarectl start')
             elif pick < 0.3:
                 run(['dunstctl', 'close']); fault('reminder closed (dunst)')
@@ -157,22 +157,23 @@ try:
                 icarectl('skip'); fault('icarectl skip')
             elif pick < 0.8:
                 icarectl('snooze', str(random.choice([1, 5, 10])) + 'm'); fault('icarectl snooze')
-        elif s == 'break' and random.random() < 0.03:
+        elif s == 'break' and random.random() < 0.01:
             icarectl('skip'); fault('break ended early')
-        if roll < 0.02:
+        # Rare enough that some breaks run to their end and some locks last a break.
+        if roll < 0.01:
             icared.kill(); icared.wait(); fault('kill -9 of icared')
             start_icared()
-        elif roll < 0.04:
+        elif roll < 0.02:
             dunst.kill(); dunst.wait(); fault('notification server restart')
             start_dunst()
-        elif roll < 0.10:
+        elif roll < 0.03:
             paused = not paused
             run(['dunstctl', 'set-paused', 'true' if paused else 'false']); fault('do-not-disturb flap')
-        elif roll < 0.15:
+        elif roll < 0.05:
             locked = not locked
             run(['busctl', '--user', 'call', 'org.gnome.ScreenSaver', '/org/gnome/ScreenSaver', 'org.gnome.ScreenSaver',
                  'SetActive', 'b', 'true' if locked else 'false']); fault('screen lock')
-        elif roll < 0.19:
+        elif roll < 0.07:
             lines = [f'Interval = {random.choice([15, 20, 25])}m\n', f'BreakDuration = {random.choice([10, 12])}s\n']
             if random.random() < 0.3:
                 lines.append('Interval = soon\n')
