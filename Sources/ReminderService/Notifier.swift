@@ -44,16 +44,17 @@ final class Notifier {
     static let path = ObjectPath("/org/freedesktop/Notifications")
     static let interface = InterfaceName("org.freedesktop.Notifications")
 
+    // Internal, not private, where Notifier+Countdown.swift (the tick, the log instead of a server) uses them.
     private let bus: Connection
-    private let loop: EventLoop
-    private let log: Log
+    let loop: EventLoop
+    let log: Log
     private let icon: NotificationIcon
     private let memo: NotificationMemo?
     var onAction: ((Action) -> Void)?
 
     private var owner: String?
     /// How to draw on this server; nil until its `GetServerInformation` and `GetCapabilities` replies.
-    private var profile: NotificationProfile?
+    var profile: NotificationProfile?
     /// Counts server changes: a reply from an earlier server is stale.
     private var generation = 0
     /// Our notification's id on the server (0: none), remembered in the runtime folder.
@@ -70,22 +71,22 @@ final class Notifier {
     private var lastContent: NotificationContent?
     /// What the server had answered for under `id` before the call now out.
     private var confirmed: View = .none
-    private var inFlight = false
-    private var wanted: View = .none
+    var inFlight = false
+    var wanted: View = .none
     /// A view the person dismissed: not shown again until the view changes.
-    private var dismissed: View?
+    var dismissed: View?
     /// A view the server refused: not tried again on this server until the view changes.
-    private var refused: View?
-    private var settings = Settings()
-    private var ticker: EventSource?
+    var refused: View?
+    var settings = Settings()
+    var ticker: EventSource?
     private var watches: [AnyObject] = []
     private var saidNoServer = false
     /// Whether the name watch has reported the server (or its absence) yet.
     private var ownerKnown = false
     /// The last view written to the log for want of a server.
-    private var logged: View = .none
+    var logged: View = .none
     /// The next break's local time for "break complete", if one is planned.
-    private var completeClock: String?
+    var completeClock: String?
 
     /// `runtimeDirectory`: where the id on screen is remembered across a crash (nil: nowhere).
     init(bus: Connection, loop: EventLoop, log: Log, runtimeDirectory: String?) {
@@ -143,30 +144,6 @@ final class Notifier {
         reconcile()
     }
 
-    /// Writes what `view` would show to the log, once per view: nobody can see it on screen.
-    private func logInstead(_ view: View) {
-        guard view != logged else { return }
-        logged = view
-        switch view {
-        case .none:
-            break
-        case .reminder:
-            log.notice(Texts.reminderInLog(breakSeconds: settings.breakDuration))
-        case .countdown(let ends):
-            let left = max(0, ends - Timestamp(Clock.realtime.now()))
-            log.notice(Texts.breakStartedInLog(secondsLeft: (left + Micro.second / 2) / Micro.second))
-        case .complete:
-            log.notice(Texts.breakCompleteInLog(nextAt: completeClock))
-        }
-    }
-
-    /// Whether a failed call found no notification server: none owns the
-    /// name, or starting one by activation failed.
-    private static func foundNoServer(_ e: DBusError) -> Bool {
-        e.name == "org.freedesktop.DBus.Error.ServiceUnknown" || e.name == "org.freedesktop.DBus.Error.NameHasNoOwner"
-            || e.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
-    }
-
     // MARK: reconciling
 
     private func reconcile() {
@@ -205,7 +182,7 @@ final class Notifier {
         }
     }
 
-    private func showCountdown(ends: Timestamp) {
+    func showCountdown(ends: Timestamp) {
         guard let profile else { return }
         send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now())),
              view: .countdown(ends: ends))
@@ -261,40 +238,6 @@ final class Notifier {
             // The state may have moved on while the call was out.
             self.reconcile()
         }
-    }
-
-    // MARK: the countdown's tick
-
-    /// Updates the countdown on whole seconds before `ends`, re-armed at the
-    /// previous deadline (no drift), on the monotonic clock.
-    private func startTicker(ends: Timestamp) {
-        stopTicker()
-        let now = Timestamp(Clock.realtime.now())
-        let left = ends - now
-        guard left > Micro.second else { return }
-        // The next whole second before the end.
-        let nextWall = ends - (left / Micro.second) * Micro.second
-        let firstTick = nextWall > now ? nextWall : nextWall + Micro.second
-        let mono = Clock.monotonic.now() + UInt64(firstTick - now)
-        ticker = try? loop.addTimer(clock: .monotonic, at: mono, accuracy: 1_000) { [unowned self] in self.tick(ends: ends) }
-    }
-
-    private func tick(ends: Timestamp) {
-        guard let t = ticker else { return }
-        let now = Timestamp(Clock.realtime.now())
-        guard wanted == .countdown(ends: ends), dismissed != wanted, refused != wanted, profile != nil,
-              now < ends - Micro.second / 2 else {
-            stopTicker()
-            return
-        }
-        if !inFlight { showCountdown(ends: ends) }
-        t.setTime(t.time + UInt64(Micro.second))
-        t.setEnabled(.oneshot)
-    }
-
-    private func stopTicker() {
-        ticker?.cancel()
-        ticker = nil
     }
 
     // MARK: the server

@@ -199,7 +199,7 @@ final class RealServerRig: @unchecked Sendable {
         guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return }
         let path = dir + "/" + name + ".png"
         let r = try Subprocess.run(["import", "-window", "root", "-crop", "\(b.w + 8)x\(b.h + 8)+\(max(0, b.x - 4))+\(max(0, b.y - 4))",
-                                    "+repage", "-strip", "-colors", "64", path], environment: environment)
+                                    "+repage", "-strip", "-depth", "8", "-colors", "64", path], environment: environment)
         guard r.status == 0 else { throw HarnessError("import failed: \(r)") }
     }
 
