@@ -103,6 +103,9 @@ struct NotificationProfileTests {
         let (s, fake) = try NotificationTests.dueService()
         defer { NotificationTests.stop(s, fake) }
         let reminder = try NotificationTests.first(fake) { $0.isICare }
+        let memo = s.home.appendingPathComponent("runtime/icare/notification").path
+        // The id is written when the server's reply arrives, a moment after the server recorded the call.
+        #expect(waitUntil { FileManager.default.fileExists(atPath: memo) })
         s.kill9()
         // While it was down the person paused from elsewhere: the saved schedule says waiting, far away.
         try NotificationTests.writeState(s, NotificationTests.waitingState(dueIn: 600))
@@ -117,6 +120,8 @@ struct NotificationProfileTests {
         let (s, fake) = try NotificationTests.dueService()
         defer { NotificationTests.stop(s, fake) }
         let reminder = try NotificationTests.first(fake) { $0.isICare }
+        let memo = s.home.appendingPathComponent("runtime/icare/notification").path
+        #expect(waitUntil { FileManager.default.fileExists(atPath: memo) }, "the old id is remembered, with the old server's name")
         s.kill9()
         fake.kill9()
         try fake.start()
