@@ -214,7 +214,7 @@ public final class Daemon {
     }
 
     private func startNotifier(_ bus: Connection) {
-        let notifier = Notifier(bus: bus, loop: loop, log: log)
+        let notifier = Notifier(bus: bus, loop: loop, log: log, runtimeDirectory: paths.runtimeDirectory)
         self.notifier = notifier
         notifier.onAction = { [unowned self] action in
             switch action {
