@@ -745,7 +745,7 @@ struct NotifyRecord: CustomStringConvertible {
 /// and on another path than the server's.
 final class FakeNotificationServer: @unchecked Sendable {
     static let python = "/usr/bin/python3"
-    /// GetServerInformation's name, vendor and version, `|`-separated (GNOME Shell 43's, desktop-facts.md).
+    /// GetServerInformation's name, vendor and version, `|`-separated (GNOME Shell 43's, docs/desktop-facts.md).
     static let gnomeShell = "gnome-shell|GNOME|43.9"
     let environment: [String: String]
     let capabilities: String
