@@ -87,6 +87,10 @@ final class Notifier {
     var logged: View = .none
     /// The next break's local time for "break complete", if one is planned.
     var completeClock: String?
+    /// Whether the engine's status has come yet: until it has, `wanted` is
+    /// no decision, and a bubble a killed predecessor left must not be closed
+    /// for it (the server can answer before the service has built its engine).
+    private var statusKnown = false
 
     /// `runtimeDirectory`: where the id on screen is remembered across a crash (nil: nowhere).
     init(bus: Connection, loop: EventLoop, log: Log, runtimeDirectory: String?) {
@@ -121,6 +125,7 @@ final class Notifier {
     /// Brings the screen in line with the engine's status.
     func update(status: ReminderStatus, settings: Settings) {
         self.settings = settings
+        statusKnown = true
         switch status.state {
         case .due where !status.reminderHeld: want(.reminder(at: status.nextBreak))
         case .break: want(.countdown(ends: status.breakEnds))
@@ -147,7 +152,7 @@ final class Notifier {
     // MARK: reconciling
 
     private func reconcile() {
-        guard owner != nil, let profile, !inFlight else { return }
+        guard owner != nil, let profile, !inFlight, statusKnown else { return }
         if wanted == dismissed || wanted == refused {
             stopTicker()
             // Dismissed while an update of it was out: that update put it back; take it away.
