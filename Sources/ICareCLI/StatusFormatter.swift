@@ -48,6 +48,7 @@ public struct StatusFormatter: Sendable {
             case "user": return tr("paused by you")
             case "dnd": return tr("paused while do not disturb is on")
             case "locked": return tr("paused while the screen is locked")
+            case "busy": return tr("paused during a call or video")
             case "": return tr("paused")
             default: return tr("paused (%s)", s.pauseReason)
             }
@@ -69,6 +70,7 @@ public struct StatusFormatter: Sendable {
         // TRANSLATORS: completes "Paused until:".
         case "dnd": return tr("do not disturb ends")
         case "locked": return tr("the screen is unlocked")
+        case "busy": return tr("the call or video ends")
         default: return tr("you resume (icarectl resume)")
         }
     }
@@ -129,6 +131,7 @@ public struct StatusFormatter: Sendable {
             switch s.pauseReason {
             case "dnd": return tr("Paused while do not disturb is on")
             case "locked": return tr("Paused while the screen is locked")
+            case "busy": return tr("Paused during a call or video")
             default:
                 return s.pausedUntil > 0 ? tr("Paused until %s", time.clock(s.pausedUntil, relativeTo: now)) : tr("Paused until you resume")
             }
