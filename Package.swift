@@ -41,11 +41,13 @@ let package = Package(
         .target(name: "ReminderCore", dependencies: ["Localization"]),
         .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
         .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
+        // Calls, screen shares and videos: the desktop's idle inhibitors, summed into one busy state.
+        .target(name: "Busy", dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb"]),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Localization"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "Localization"]
         ),
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),

@@ -24,6 +24,7 @@ public struct StatusFormatter: Sendable {
         rows.append((tr("Next break"), nextBreakWords(s, now: now)))
         rows.append((tr("Today"), todayWords(s)))
         rows.append((tr("Do not disturb"), dndWords(s)))
+        if s.busy { rows.append((tr("Busy"), busyWords(s))) }
         let width = rows.map(\.0.count).max()! + 2
         let problems = configProblemsText(s)
         return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined() + (problems.isEmpty ? "" : "\n" + problems)
@@ -97,6 +98,12 @@ public struct StatusFormatter: Sendable {
     func dndWords(_ s: ServiceStatus) -> String {
         guard s.doNotDisturb else { return trc("do not disturb", "off") }
         return s.doNotDisturbSource.isEmpty ? trc("do not disturb", "on") : tr("on (%s)", s.doNotDisturbSource)
+    }
+
+    /// `video (org.mozilla.firefox: Playing video)`, `video`, `yes`.
+    func busyWords(_ s: ServiceStatus) -> String {
+        let what = s.busySource.isEmpty ? trc("busy", "yes") : s.busySource
+        return s.busyReason.isEmpty ? what : tr("%s (%s)", what, s.busyReason)
     }
 
     // MARK: status bars
@@ -181,6 +188,7 @@ public struct StatusFormatter: Sendable {
               ("service_version", .string(s.version))]
         m += JSON.time("now", now, time)
         m.append(("config_problems", .array(s.configProblems.map { .string($0) })))
+        m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason))]
         return .object(m)
     }
 }

@@ -5,6 +5,7 @@ import ReminderCore
 import Localization
 import ICareFiles
 import DoNotDisturb
+import Busy
 import Presence
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
@@ -31,6 +32,8 @@ public final class Daemon {
     var sources: [EventSource] = []
     var lastSavedSnapshot = ""
     var dndSource = ""
+    /// The busy state as last reported (`Busy`, `BusySource`, `BusyReason`).
+    var busyState = BusyState.free
     /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
     private(set) var configProblems: [String] = []
     var exitCode: Int32 = 0
