@@ -40,6 +40,7 @@ public final class Daemon {
     var notifier: Notifier?
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
+    var busyMonitor: BusyMonitor?
     var systemBus: SystemBusLink?
     /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
     var desktopKnown = false
@@ -255,6 +256,7 @@ public final class Daemon {
             if let object = self.object { object.trackingChanges(announce) } else { announce() }
         }
         dnd.start()
+        startBusyMonitor(bus)
 
         // No system bus is logged once, by the presence monitor.
         let systemBus = SystemBusLink(loop: loop, log: log)
@@ -302,6 +304,7 @@ public final class Daemon {
         storedBeforeCrash = stored
         dndSource = dnd.active ? dnd.source : ""
         desktopKnown = true
+        if let busy = busyMonitor?.state, busy.active { busyChanged(busy) }
     }
 
     private func ensureDirectories() throws {
