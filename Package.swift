@@ -43,11 +43,13 @@ let package = Package(
         .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
         // Calls, screen shares and videos: the desktop's idle inhibitors, summed into one busy state.
         .target(name: "Busy", dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb"]),
+        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads.
+        .target(name: "DesktopBreaks", dependencies: ["DoNotDisturb", "ICareFiles", "SystemdKit"]),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "Localization"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "DesktopBreaks", "Localization"]
         ),
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),

@@ -14,10 +14,10 @@
 //    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
 //    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"],
-//    "busy":false,"busy_source":"","busy_reason":""}
+//    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false}
 //   config_problems: the service's ConfigProblems, [] when the config file is fine.
 //   busy, busy_source, busy_reason: Busy, BusySource ("" | camera | microphone |
-//   screen-share | video) and BusyReason.
+//   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks.
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked | busy.
@@ -62,7 +62,8 @@ public enum JSONShapes {
             #" "do_not_disturb":false,"do_not_disturb_source":"","#,
             #" "service_version":"...","now":ISO,"now_us":N,"#,
             #" "config_problems":["..."],"#,
-            #" "busy":false,"busy_source":"","busy_reason":""}"#,
+            #" "busy":false,"busy_source":"","busy_reason":"","#,
+            #" "desktop_eye_breaks":false}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,

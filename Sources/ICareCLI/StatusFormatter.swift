@@ -25,6 +25,9 @@ public struct StatusFormatter: Sendable {
         rows.append((tr("Today"), todayWords(s)))
         rows.append((tr("Do not disturb"), dndWords(s)))
         if s.busy { rows.append((tr("Busy"), busyWords(s))) }
+        if s.desktopEyeBreaks {
+            rows.append((tr("GNOME breaks"), tr("eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare")))
+        }
         let width = rows.map(\.0.count).max()! + 2
         let problems = configProblemsText(s)
         return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined() + (problems.isEmpty ? "" : "\n" + problems)
@@ -188,7 +191,8 @@ public struct StatusFormatter: Sendable {
               ("service_version", .string(s.version))]
         m += JSON.time("now", now, time)
         m.append(("config_problems", .array(s.configProblems.map { .string($0) })))
-        m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason))]
+        m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason)),
+              ("desktop_eye_breaks", .bool(s.desktopEyeBreaks))]
         return .object(m)
     }
 }

@@ -6,6 +6,7 @@ import Localization
 import ICareFiles
 import DoNotDisturb
 import Busy
+import DesktopBreaks
 import Presence
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
@@ -41,6 +42,9 @@ public final class Daemon {
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
     var busyMonitor: BusyMonitor?
+    var eyeBreaks: DesktopEyeBreaks?
+    /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
+    var desktopEyeBreaks = false
     var systemBus: SystemBusLink?
     /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
     var desktopKnown = false
@@ -255,6 +259,7 @@ public final class Daemon {
             // The monitor has logged the change (with its journal fields); only announce it here.
             if let object = self.object { object.trackingChanges(announce) } else { announce() }
         }
+        followDesktopEyeBreaks(dnd)
         dnd.start()
         startBusyMonitor(bus)
 

@@ -18,6 +18,7 @@ enum ReminderInterface {
         var settings: Settings { get }
         var doNotDisturbSource: String { get }
         var busyState: BusyState { get }
+        var desktopEyeBreaks: Bool { get }
         var configProblems: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
@@ -155,6 +156,10 @@ enum ReminderInterface {
                 What the desktop says about it, as "app id: reason" (for example
                 "org.mozilla.firefox: Playing video"); "" when not busy or not said.
                 """, read: { .string(b.busyState.reason) }),
+            Property("DesktopEyeBreaks", "b", doc: """
+                GNOME's own eyesight break reminders are on too (org.gnome.desktop.break-reminders
+                selected-breaks has eyesight): two reminders for one break. Keep one of the two.
+                """, read: { .bool(b.desktopEyeBreaks) }),
             Property("ConfigProblems", "as", doc: """
                 The lines of the config file that could not be used, one sentence each as
                 "file:line: error: ..." (or warning, for text that changes nothing); [] when the

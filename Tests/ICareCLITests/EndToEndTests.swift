@@ -137,7 +137,7 @@ import ReminderCore
         #expect(keys(json) == ["running", "state", "pause_reason", "next_break", "next_break_us", "seconds_to_next_break", "break_ends",
                                "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "do_not_disturb",
                                "do_not_disturb_source", "service_version", "now", "now_us", "config_problems",
-                               "busy", "busy_source", "busy_reason"])
+                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks"])
         let o = try jsonObject(json)
         #expect(o["state"] as? String == "paused")
         #expect(o["pause_reason"] as? String == "user")
