@@ -43,9 +43,11 @@ let package = Package(
         .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
+        // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
+        .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Localization"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Localization", "StatusItem"]
         ),
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
@@ -63,6 +65,7 @@ let package = Package(
         .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
+        .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
     ],
