@@ -1,4 +1,5 @@
 @testable import StatusItem
+import ReminderCore
 import Testing
 
 /// The ring as a person sees it, pixel by pixel.
@@ -119,5 +120,47 @@ import Testing
     @Test func hostileFractionsDrawSomething() {
         #expect(RingRenderer.render(size: 16, fraction: .nan, look: .waiting) == RingRenderer.render(size: 16, fraction: 0, look: .waiting))
         #expect(RingRenderer.render(size: 16, fraction: 7, look: .waiting) == RingRenderer.render(size: 16, fraction: 1, look: .waiting))
+    }
+}
+
+/// When the ring is redrawn: at most 60 times in a wait, each second in a break, never while nothing counts.
+@Suite struct RingFaceTests {
+    static let minute = Micro.seconds(60)
+
+    @Test func aWaitIsDrawnInSixtyStepsAtMost() {
+        let interval = Micro.seconds(1200)
+        let start: Timestamp = 1_000_000_000_000
+        let status = ReminderStatus(state: .waiting, nextBreak: start + interval)
+        var now = start
+        var steps = 0
+        var faces: [Double] = []
+        while let next = RingFace.of(status, now: now, interval: interval, snooze: 0, breakLength: 0).nextStep {
+            #expect(next > now)
+            now = next
+            steps += 1
+            faces.append(RingFace.of(status, now: now, interval: interval, snooze: 0, breakLength: 0).fraction)
+        }
+        #expect(steps == 59, "59 redraws after the first, then the engine's deadline")
+        #expect(faces.first == 59.0 / 60 && faces.last == 1.0 / 60)
+        #expect(now == start + interval - Micro.seconds(20))
+        let first = RingFace.of(status, now: start, interval: interval, snooze: 0, breakLength: 0)
+        #expect(first.fraction == 1 && first.look == .waiting && first.secondsLeft == 1200)
+    }
+
+    @Test func aBreakStepsEachSecond() {
+        let ends: Timestamp = 5_000_000_000
+        let status = ReminderStatus(state: .break, breakEnds: ends)
+        let face = RingFace.of(status, now: ends - Micro.seconds(20), interval: 0, snooze: 0, breakLength: Micro.seconds(20))
+        #expect(face.look == .break && face.fraction == 1 && face.secondsLeft == 20)
+        #expect(face.nextStep == ends - Micro.seconds(19))
+        let later = RingFace.of(status, now: ends - Micro.seconds(5) - 1, interval: 0, snooze: 0, breakLength: Micro.seconds(20))
+        #expect(later.fraction == 6.0 / 20 && later.nextStep == ends - Micro.seconds(5))
+    }
+
+    @Test func dueAndPausedAndInactiveDoNotTick() {
+        for (state, look) in [(ReminderState.due, RingLook.due), (.paused, .paused), (.inactive, .inactive)] {
+            let face = RingFace.of(ReminderStatus(state: state, nextBreak: 99), now: 1, interval: Self.minute, snooze: 0, breakLength: 1)
+            #expect(face.look == look && face.nextStep == nil && face.secondsLeft == nil)
+        }
     }
 }

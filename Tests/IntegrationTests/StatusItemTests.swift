@@ -1,0 +1,149 @@
+import Testing
+import Foundation
+import DBusKit
+import TestSupport
+import LoopSupport
+
+/// The real icared's status item against a watcher of the exact spec shape
+/// (`FakeWatcher`), read and clicked with busctl like a panel would.
+@Suite(.serialized) struct StatusItemTests {
+    /// The item's bus name for the running icared.
+    static func itemName(_ rig: DndBusRig) throws -> String {
+        guard let pid = rig.service.process?.processIdentifier else { throw HarnessError("icared is not running") }
+        return "org.kde.StatusNotifierItem-\(pid)-1"
+    }
+
+    static func hasOwner(_ rig: DndBusRig, _ name: String) throws -> Bool {
+        try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                "NameHasOwner", "s", name]).stdout.contains("true")
+    }
+
+    /// A property of the item as busctl's JSON `data`.
+    static func item(_ rig: DndBusRig, _ property: String) throws -> Any? {
+        let r = try rig.service.busctl(["get-property", "--json=short", itemName(rig), "/StatusNotifierItem",
+                                        "org.kde.StatusNotifierItem", property])
+        guard r.status == 0 else { throw HarnessError("get-property \(property): \(r)") }
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        return json?["data"]
+    }
+
+    static func click(_ rig: DndBusRig, _ id: Int) throws {
+        let r = try rig.service.busctl(["call", itemName(rig), "/StatusNotifierItem/Menu", "com.canonical.dbusmenu",
+                                        "Event", "isvu", String(id), "clicked", "s", "", "0"])
+        guard r.status == 0 else { throw HarnessError("Event \(id): \(r)") }
+    }
+
+    static func registered(_ rig: DndBusRig, _ watcher: FakeWatcher) throws -> [String] {
+        try rig.sync { watcher.items }
+    }
+
+    @Test func registersWithTheWatcherAndAgainAfterItRestarts() throws {
+        let rig = try DndBusRig()
+        try rig.service.start()
+        let name = try Self.itemName(rig)
+        // No watcher: nothing exported, no name owned.
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try !Self.hasOwner(rig, name))
+        let introspect = try rig.service.busctl(["introspect", "org.icare.Reminder", "/StatusNotifierItem"])
+        #expect(introspect.status != 0, "no object without a watcher: \(introspect)")
+
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
+        #expect(try Self.hasOwner(rig, name))
+
+        // The watcher restarts: it forgets the item, icared registers it again.
+        try rig.sync { watcher.vanish() }
+        try rig.appear(watcher)
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
+        #expect(try rig.sync { watcher.calls } == [name, name])
+
+        // The watcher goes for good: icared takes the item away.
+        try rig.sync { watcher.vanish() }
+        #expect(try waitUntil(timeout: 5) { try !Self.hasOwner(rig, name) })
+        #expect(try rig.service.busctl(["introspect", "org.icare.Reminder", "/StatusNotifierItem"]).status != 0)
+    }
+
+    @Test func propertiesShowTheRingAndTheStatus() throws {
+        let rig = try DndBusRig()
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start()
+        let name = try Self.itemName(rig)
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
+
+        #expect(try Self.item(rig, "Status") as? String == "Active")
+        #expect(try Self.item(rig, "Id") as? String == "icare")
+        #expect(try Self.item(rig, "Category") as? String == "ApplicationStatus")
+        #expect(try Self.item(rig, "Menu") as? String == "/StatusNotifierItem/Menu")
+        #expect(try Self.item(rig, "IconName") as? String == "org.icare.Reminder")
+        #expect(try Self.item(rig, "XAyatanaLabel") as? String == "20 min")
+        let tip = try Self.item(rig, "ToolTip") as? [Any]
+        #expect((tip?[3] as? String)?.hasPrefix("Next break at ") == true, "\(String(describing: tip))")
+        #expect((tip?[3] as? String)?.hasSuffix("0 completed, 0 skipped today") == true)
+
+        // Five sizes, ARGB32 in network byte order: a pixel inside the full blue ring of a fresh wait.
+        let pixmaps = try #require(Self.item(rig, "IconPixmap") as? [[Any]])
+        #expect(pixmaps.map { $0[0] as? Int } == [16, 22, 24, 32, 48])
+        let big = try #require(pixmaps.last)
+        let bytes = try #require(big[2] as? [Int])
+        #expect(bytes.count == 48 * 48 * 4)
+        let i = (14 * 48 + 44) * 4
+        #expect(Array(bytes[i..<i + 4]) == [0xFF, 0x35, 0x84, 0xE4])
+        // Nine o'clock too: the whole ring is filled at the start of a wait.
+        let j = (24 * 48 + 4) * 4
+        #expect(Array(bytes[j..<j + 4]) == [0xFF, 0x35, 0x84, 0xE4])
+    }
+
+    @Test func theMenuControlsTheEngineAndWritesTheConfigFile() throws {
+        let rig = try DndBusRig()
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start()
+        let name = try Self.itemName(rig)
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+
+        let layout = try rig.service.busctl(["--json=short", "call", "--", name, "/StatusNotifierItem/Menu", "com.canonical.dbusmenu",
+                                             "GetLayout", "iias", "0", "-1", "0"])
+        #expect(layout.status == 0, "\(layout)")
+        for label in ["Start break now", "Snooze 5 min", "Pause for 30 min", "Pause for 1 hour", "Pause until resumed",
+                      "Resume", "Today: 0 completed, 0 skipped", "Weekdays only", "Sound", "Break every", "30 min", "Break length"] {
+            #expect(layout.stdout.contains("\"\(label)\""), "GetLayout lacks \(label)")
+        }
+
+        let monitor = try BusMonitor(environment: rig.service.environment,
+                                     match: ["--match=type='signal',interface='org.kde.StatusNotifierItem'",
+                                             "--match=type='signal',interface='com.canonical.dbusmenu'"]) {
+            try rig.service.busctl(["emit", "/probe", "org.kde.StatusNotifierItem", "Probe"])
+        }
+        // Pause until resumed (7): the engine pauses, the icon and tooltip change, the menu is new.
+        try Self.click(rig, 7)
+        #expect(try rig.service.string("State") == "paused")
+        #expect(waitUntil(timeout: 5) {
+            !monitor.signals("NewIcon").isEmpty && !monitor.signals("NewToolTip").isEmpty && !monitor.signals("LayoutUpdated").isEmpty
+        })
+        let tip = try Self.item(rig, "ToolTip") as? [Any]
+        #expect(tip?[3] as? String == "Paused")
+        #expect(try Self.item(rig, "XAyatanaLabel") as? String == "")
+        // Resume (8).
+        try Self.click(rig, 8)
+        #expect(try rig.service.string("State") == "waiting")
+
+        // Interval 30 min (radio 123), sound off (16), DND policy "ignore" (172): through the engine and into the file.
+        try Self.click(rig, 123)
+        try Self.click(rig, 16)
+        try Self.click(rig, 172)
+        #expect(try rig.service.number("Interval") == 1800)
+        #expect(try rig.service.property("Sound") == "b false")
+        #expect(try rig.service.string("DndPolicy") == "ignore")
+        let config = try String(contentsOfFile: rig.service.configDirectory + "/config", encoding: .utf8)
+        #expect(config.contains("Interval") && config.contains("Sound") && config.contains("ignore"), "\(config)")
+        #expect(try waitUntil(timeout: 5) { (try Self.item(rig, "XAyatanaLabel") as? String) == "30 min" })
+
+        // A click on an unknown item is an error, not a crash.
+        let bad = try rig.service.busctl(["call", name, "/StatusNotifierItem/Menu", "com.canonical.dbusmenu",
+                                          "Event", "isvu", "9999", "clicked", "s", "", "0"])
+        #expect(bad.status != 0)
+        #expect(try rig.service.nameHasOwner())
+    }
+}
