@@ -25,7 +25,7 @@
 //
 // get --json, get KEY --json (only that key)
 //   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
-//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true}
+//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"StatusItem":true}
 //
 // history [DAY] --json
 //   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
@@ -67,7 +67,7 @@ public enum JSONShapes {
         ("get --json", [
             #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"#,
             #" "ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","#,
-            #" "Sound":true}"#,
+            #" "Sound":true,"StatusItem":true}"#,
         ]),
         ("history DAY --json", [
             #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"#,

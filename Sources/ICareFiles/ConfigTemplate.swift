@@ -45,6 +45,9 @@ enum ConfigTemplate {
                     "due is shown when it ends) or ignore. Default: \(value)."]
         case .sound:
             return ["Sounds with reminders and at the end of a break: true or false. Default: \(value)."]
+        case .statusItem:
+            return ["The ring in the panel (KDE, XFCE, waybar, GNOME with AppIndicator):",
+                    "true or false. Default: \(value)."]
         }
     }
 

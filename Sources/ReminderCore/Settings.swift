@@ -25,6 +25,8 @@ public struct Settings: Equatable, Sendable {
     public private(set) var dndPolicy: DndPolicy = .pause
     /// Sounds on reminders and at the end of a break.
     public private(set) var sound: Bool = true
+    /// The ring in the panel (a StatusNotifierItem) while a panel shows such items.
+    public private(set) var statusItem: Bool = true
 
     /// The defaults of `docs/interface.md`.
     public init() {}
@@ -39,6 +41,7 @@ public struct Settings: Equatable, Sendable {
         case .weekdaysOnly: return .bool(weekdaysOnly)
         case .dndPolicy: return .string(dndPolicy.rawValue)
         case .sound: return .bool(sound)
+        case .statusItem: return .bool(statusItem)
         }
     }
 
@@ -62,6 +65,7 @@ public struct Settings: Equatable, Sendable {
             guard let p = DndPolicy(rawValue: s) else { throw SettingError(key: key, reason: key.allowed) }
             dndPolicy = p
         case (.sound, .bool(let b)): sound = b
+        case (.statusItem, .bool(let b)): statusItem = b
         default:
             throw SettingError(key: key, reason: tr("%s takes a value of type '%s'.", key.name, key.signature))
         }
@@ -99,6 +103,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case weekdaysOnly = "WeekdaysOnly"
     case dndPolicy = "DndPolicy"
     case sound = "Sound"
+    case statusItem = "StatusItem"
 
     /// The D-Bus property name.
     public var name: String { rawValue }
@@ -115,7 +120,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .interval, .breakDuration, .snoozeDuration: return "u"
         case .activeHours, .dndPolicy: return "s"
-        case .weekdaysOnly, .sound: return "b"
+        case .weekdaysOnly, .sound, .statusItem: return "b"
         }
     }
 
@@ -142,6 +147,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .weekdaysOnly: return trLater("WeekdaysOnly must be true or false.")
         case .dndPolicy: return trLater("DndPolicy must be one of pause, defer or ignore.")
         case .sound: return trLater("Sound must be true or false.")
+        case .statusItem: return trLater("StatusItem must be true or false.")
         }
     }
 

@@ -175,6 +175,8 @@ enum ReminderInterface {
             return head + " Local time; an end before the start spans midnight. Default \"\"."
         case .dndPolicy:
             return head + " pause: no reminders during do-not-disturb, a full Interval after it ends; defer: keep counting and show a reminder that fell due when it ends; ignore. Default pause."
+        case .statusItem:
+            return head + " true: a ring counting down to the next break, with a menu, in panels that show StatusNotifierItems (registered with org.kde.StatusNotifierWatcher while one runs); false: none. Default true."
         default:
             return head + " Default \(defaults.value(of: key))."
         }

@@ -54,18 +54,17 @@ public final class StatusItem {
         }
     }
 
-    /// Turns the item on or off at once (the `StatusItem` setting).
-    public func setEnabled(_ on: Bool) {
-        guard on != enabled else { return }
-        enabled = on
-        reconcile(registerAgain: false)
-    }
-
-    /// The engine's status changed (or its settings).
+    /// The engine's status changed (or its settings); the `StatusItem`
+    /// setting turns the item on or off at once.
     public func update(status: ReminderStatus, settings: Settings, timeScale: TimeScale) {
         self.status = status
         self.settings = settings
         self.timeScale = timeScale
+        if settings.statusItem != enabled {
+            enabled = settings.statusItem
+            reconcile(registerAgain: false)
+            return
+        }
         guard shown else { return }
         refresh()
         menu?.update(status: status, settings: settings)

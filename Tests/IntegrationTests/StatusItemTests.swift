@@ -146,4 +146,28 @@ import LoopSupport
         #expect(bad.status != 0)
         #expect(try rig.service.nameHasOwner())
     }
+
+    @Test func theStatusItemSettingTurnsItOffAndOnAtOnce() throws {
+        let rig = try DndBusRig(config: "StatusItem = false\n")
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start()
+        let name = try Self.itemName(rig)
+        #expect(try rig.service.property("StatusItem") == "b false")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try Self.registered(rig, watcher).isEmpty && !Self.hasOwner(rig, name))
+
+        // On: registered at once.
+        #expect(try rig.service.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder",
+                                        "StatusItem", "b", "true"]).status == 0)
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
+        // Off again: the name goes, so the watcher drops the item; the file keeps the choice.
+        #expect(try rig.service.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder",
+                                        "StatusItem", "b", "false"]).status == 0)
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).isEmpty })
+        #expect(try !Self.hasOwner(rig, name))
+        #expect(try rig.service.busctl(["introspect", "org.icare.Reminder", "/StatusNotifierItem"]).status != 0)
+        let config = try String(contentsOfFile: rig.service.configDirectory + "/config", encoding: .utf8)
+        #expect(config.contains("StatusItem = false"), "\(config)")
+    }
 }
