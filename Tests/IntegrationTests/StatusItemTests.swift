@@ -170,4 +170,49 @@ import LoopSupport
         let config = try String(contentsOfFile: rig.service.configDirectory + "/config", encoding: .utf8)
         #expect(config.contains("StatusItem = false"), "\(config)")
     }
+
+    static func pixel(_ rig: DndBusRig, x: Int, y: Int) throws -> [Int] {
+        let pixmaps = try #require(Self.item(rig, "IconPixmap") as? [[Any]])
+        let bytes = try #require(pixmaps.last?[2] as? [Int])
+        let i = (y * 48 + x) * 4
+        return Array(bytes[i..<i + 4])
+    }
+
+    @Test func aDueBreakNeedsAttentionAndALeftClickStartsIt() throws {
+        // Time scale 900: the 15 min interval passes in one second.
+        let rig = try DndBusRig(config: "Interval = 15m\nBreakDuration = 10s\n")
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start(arguments: ["--log-stderr", "--time-scale", "900"])
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+        let monitor = try BusMonitor(environment: rig.service.environment,
+                                     match: ["--match=type='signal',interface='org.kde.StatusNotifierItem'"]) {
+            try rig.service.busctl(["emit", "/probe", "org.kde.StatusNotifierItem", "Probe"])
+        }
+        #expect(try waitUntil(timeout: 10) { try rig.service.string("State") == "due" })
+        #expect(try waitUntil(timeout: 5) { (try Self.item(rig, "Status") as? String) == "NeedsAttention" })
+        #expect(try Self.item(rig, "XAyatanaLabel") as? String == "Break due")
+        #expect(((try Self.item(rig, "ToolTip") as? [Any])?[3] as? String)?.hasPrefix("Time for an eye break") == true)
+        // The full orange ring with a dot in the middle.
+        #expect(try Self.pixel(rig, x: 44, y: 14) == [0xFF, 0xE6, 0x61, 0x00])
+        #expect(try Self.pixel(rig, x: 24, y: 24) == [0xFF, 0xE6, 0x61, 0x00])
+        #expect(waitUntil(timeout: 5) { monitor.signals("NewStatus").contains { msg in
+            ((msg["payload"] as? [String: Any])?["data"] as? [Any])?.first as? String == "NeedsAttention" } })
+
+        // A left click (Activate) starts the break: the green countdown ring, counted in seconds.
+        let r = try rig.service.busctl(["call", Self.itemName(rig), "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+                                        "Activate", "ii", "0", "0"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try rig.service.string("State") == "break")
+        #expect(try Self.item(rig, "Status") as? String == "Active")
+        #expect(try Self.pixel(rig, x: 44, y: 14) == [0xFF, 0x2E, 0xC2, 0x7E])
+        let first = try #require(Self.item(rig, "XAyatanaLabel") as? String)
+        #expect(first.hasSuffix(" s"), "\(first)")
+        #expect(try waitUntil(timeout: 3) { (try Self.item(rig, "XAyatanaLabel") as? String) != first },
+                "the label counts down each second")
+        // A left click during the break does nothing harmful.
+        _ = try rig.service.busctl(["call", Self.itemName(rig), "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+                                    "Activate", "ii", "0", "0"])
+        #expect(try rig.service.string("State") == "break")
+    }
 }
