@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
         .executableTarget(name: "icarectl", dependencies: ["ICareCLI"]),
-        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
+        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.

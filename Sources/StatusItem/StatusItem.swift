@@ -111,6 +111,7 @@ public final class StatusItem {
         bus.unexport(StatusItem.menuPath)
         itemObject = nil
         menu = nil
+        guard bus.isConnected else { return }
         do { try bus.releaseName(itemName) } catch { log.warning("Could not release \(itemName): \(error)") }
     }
 
