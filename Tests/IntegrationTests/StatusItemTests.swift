@@ -215,4 +215,53 @@ import LoopSupport
                                     "Activate", "ii", "0", "0"])
         #expect(try rig.service.string("State") == "break")
     }
+
+    @Test func everyMenuItemDoesWhatItSays() throws {
+        // Time scale 90: the 15 min interval passes in 10 s.
+        let rig = try DndBusRig(config: "Interval = 15m\nBreakDuration = 10s\n")
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start(arguments: ["--log-stderr", "--time-scale", "90"])
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+        let s = rig.service
+        func state() throws -> String { try s.string("State") }
+
+        try Self.click(rig, 1)                          // Start break now
+        #expect(try state() == "break")
+        try Self.click(rig, 3)                          // Skip this break
+        #expect(try state() == "waiting")
+        #expect(try s.number("SkippedToday") == 1)
+        try Self.click(rig, 5)                          // Pause for 30 min
+        #expect(try state() == "paused" && s.number("PausedUntil") > 0)
+        try Self.click(rig, 8)                          // Resume
+        #expect(try state() == "waiting")
+        try Self.click(rig, 6)                          // Pause for 1 hour
+        #expect(try state() == "paused" && s.number("PausedUntil") > 0)
+        try Self.click(rig, 8)
+        try Self.click(rig, 7)                          // Pause until resumed
+        #expect(try state() == "paused" && s.number("PausedUntil") == 0)
+        try Self.click(rig, 8)
+        #expect(try waitUntil(timeout: 15, interval: 0.1) { try state() == "due" })
+        try Self.click(rig, 2)                          // Snooze 5 min
+        #expect(try state() == "snoozed")
+        // A disabled item (Resume while not paused) changes nothing.
+        try Self.click(rig, 8)
+        #expect(try state() == "snoozed")
+
+        let settings: [(Int, String, String)] = [
+            (120, "Interval", "u 900"), (121, "Interval", "u 1200"), (122, "Interval", "u 1500"), (123, "Interval", "u 1800"),
+            (124, "Interval", "u 2700"), (130, "BreakDuration", "u 10"), (131, "BreakDuration", "u 20"), (132, "BreakDuration", "u 30"),
+            (140, "SnoozeDuration", "u 300"), (141, "SnoozeDuration", "u 600"), (142, "SnoozeDuration", "u 900"),
+            (15, "WeekdaysOnly", "b true"), (15, "WeekdaysOnly", "b false"), (16, "Sound", "b false"), (16, "Sound", "b true"),
+            (170, "DndPolicy", "s \"pause\""), (171, "DndPolicy", "s \"defer\""), (172, "DndPolicy", "s \"ignore\""),
+        ]
+        for (id, property, value) in settings {
+            try Self.click(rig, id)
+            #expect(try s.property(property) == value, "menu item \(id)")
+        }
+        let config = try String(contentsOfFile: s.configDirectory + "/config", encoding: .utf8)
+        for line in ["Interval = 45m", "BreakDuration = 30s", "SnoozeDuration = 15m", "WeekdaysOnly = false", "Sound = true", "DndPolicy = ignore"] {
+            #expect(config.split(separator: "\n").contains { $0 == line }, "config lacks \(line): \(config)")
+        }
+    }
 }
