@@ -5,6 +5,8 @@ import ReminderCore
 import Localization
 import ICareFiles
 import DoNotDisturb
+import Busy
+import DesktopBreaks
 import Presence
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
@@ -31,12 +33,18 @@ public final class Daemon {
     var sources: [EventSource] = []
     var lastSavedSnapshot = ""
     var dndSource = ""
+    /// The busy state as last reported (`Busy`, `BusySource`, `BusyReason`).
+    var busyState = BusyState.free
     /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
     private(set) var configProblems: [String] = []
     var exitCode: Int32 = 0
     var notifier: Notifier?
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
+    var busyMonitor: BusyMonitor?
+    var eyeBreaks: DesktopEyeBreaks?
+    /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
+    var desktopEyeBreaks = false
     var systemBus: SystemBusLink?
     /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
     var desktopKnown = false
@@ -251,7 +259,9 @@ public final class Daemon {
             // The monitor has logged the change (with its journal fields); only announce it here.
             if let object = self.object { object.trackingChanges(announce) } else { announce() }
         }
+        followDesktopEyeBreaks(dnd)
         dnd.start()
+        startBusyMonitor(bus)
 
         // No system bus is logged once, by the presence monitor.
         let systemBus = SystemBusLink(loop: loop, log: log)
@@ -299,6 +309,7 @@ public final class Daemon {
         storedBeforeCrash = stored
         dndSource = dnd.active ? dnd.source : ""
         desktopKnown = true
+        if let busy = busyMonitor?.state, busy.active { busyChanged(busy) }
     }
 
     private func ensureDirectories() throws {
