@@ -14,6 +14,9 @@ packages="
   python3 python3-dbusmock
   tmux make man-db
   xvfb dunst
+  xfce4-notifyd xfconf notification-daemon
+  at-spi2-core gir1.2-atspi-2.0 python3-gi xdotool imagemagick
+  librsvg2-common fonts-dejavu-core
   gettext locales
   libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
@@ -31,6 +34,12 @@ packages="
 #   tmux                                      `icarectl watch` in a real terminal
 #   make man-db                               install step, man page checks
 #   xvfb dunst                                a real notification daemon in tests
+#   xfce4-notifyd xfconf notification-daemon  the real XFCE and GNOME-fallback servers
+#                                             (RealServerTests; xfconfd beside xfce4-notifyd)
+#   at-spi2-core gir1.2-atspi-2.0 python3-gi  reading bubbles, words and buttons from the
+#                                             accessibility tree (RealServerTests)
+#   xdotool imagemagick                       a real pointer's clicks; screenshots (scripts/screenshots)
+#   librsvg2-common fonts-dejavu-core         the SVG icon and the text drawn by the servers
 #   gettext locales                           msgfmt for the catalogs (install, run,
 #                                             tests), xgettext; the locales below
 #   libwayland-dev                            build (the Wayland idle watch's module map)

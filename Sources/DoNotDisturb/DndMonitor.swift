@@ -1,5 +1,6 @@
 import DBusKit
 import SystemdKit
+import ICareFiles
 
 /// The desktop's do-not-disturb, as observed from every provider at once
 /// (GNOME, Cinnamon, MATE, KDE Plasma, XFCE, dunst, swaync, mako). The
@@ -58,6 +59,16 @@ public final class DndMonitor {
         DndSource.all.filter { states[$0]?.isPresent == true }
     }
 
+    /// Keys of other features read from the same dconf database (see `followDconfKey`).
+    private var otherKeys: [(prefix: String, name: String, changed: (GVariantValue?) -> Void)] = []
+
+    /// Follows one more dconf key beside the do-not-disturb ones, through the
+    /// same database reads (call before `start`): `changed` runs with its
+    /// value on every read of `prefix`, nil when unset or unreadable.
+    public func followDconfKey(prefix: String, name: String, _ changed: @escaping (GVariantValue?) -> Void) {
+        otherKeys.append((prefix, name, changed))
+    }
+
     /// Starts every watcher; each reads its provider's current state as soon
     /// as the bus answers. Call once.
     public func start() {
@@ -74,6 +85,11 @@ public final class DndMonitor {
             self?.looked(source)
         })
         let database = DconfDatabase(path: dconfDatabasePath, context: context, loop: loop, log: log)
+        for other in otherKeys {
+            database.add(prefix: other.prefix) { reading in
+                if case .database(let file) = reading { other.changed(file.value(at: other.prefix + other.name)) } else { other.changed(nil) }
+            }
+        }
         watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: database, context: context) }
         watchers += [KDEWatcher(context: context), XfceWatcher(context: context), DunstWatcher(context: context),
                      SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]

@@ -1,16 +1,16 @@
 import DBusKit
 
 /// A decoded `org.freedesktop.DBus.Properties.PropertiesChanged(s, a{sv}, as)`.
-struct PropertiesChange {
-    let interface: String
-    let changed: [String: DBusValue]
-    let invalidated: [String]
+public struct PropertiesChange {
+    public let interface: String
+    public let changed: [String: DBusValue]
+    public let invalidated: [String]
 
     /// The expected body signature.
     static let signature = "sa{sv}as"
 
     /// Decodes `message`; nil when its body is not `sa{sv}as`.
-    init?(_ message: Message) {
+    public init?(_ message: Message) {
         guard message.signature == Self.signature, let args = try? message.arguments(), args.count == 3,
               let interface = args[0].string, let changed = args[1].stringDictionary, let invalidated = args[2].strings
         else { return nil }
@@ -20,13 +20,13 @@ struct PropertiesChange {
     }
 
     /// What the signal says about `property`.
-    func news(about property: String) -> News {
+    public func news(about property: String) -> News {
         if let value = changed[property] { return .value(value.unwrapped) }
         if invalidated.contains(property) { return .invalidated }
         return .none
     }
 
-    enum News {
+    public enum News {
         /// Not mentioned.
         case none
         /// The new value, out of its variant.
@@ -39,11 +39,11 @@ struct PropertiesChange {
 extension Message {
     /// The single value of a reply whose body must be exactly `signature`;
     /// variants are unwrapped. Nil for any other shape.
-    func single(_ signature: String) -> DBusValue? {
+    public func single(_ signature: String) -> DBusValue? {
         guard self.signature == signature, let args = try? arguments(), args.count == 1 else { return nil }
         return args[0].unwrapped
     }
 
     /// The body signature in quotes, or "no arguments", for log lines.
-    var signatureForLog: String { signature.isEmpty ? "no arguments" : "'\(signature)'" }
+    public var signatureForLog: String { signature.isEmpty ? "no arguments" : "'\(signature)'" }
 }

@@ -119,6 +119,11 @@ extension CommandTable {
                 throw .usage(key.allowed + Suggestion.phrase(s, among: DndPolicy.allCases.map(\.rawValue)), command: "set")
             }
             return value
+        case (.busyPolicy, .string(let s)):
+            guard BusyPolicy(rawValue: s) != nil else {
+                throw .usage(key.allowed + Suggestion.phrase(s, among: BusyPolicy.allCases.map(\.rawValue)), command: "set")
+            }
+            return value
         default:
             return value
         }

@@ -115,6 +115,7 @@ public enum CommandTable {
         case .activeHours: return ["always", "09:00-17:00", "09:00-17:30", "08:00-18:00"]
         case .weekdaysOnly, .sound, .statusItem: return ["true", "false"]
         case .dndPolicy: return DndPolicy.allCases.map(\.rawValue)
+        case .busyPolicy: return BusyPolicy.allCases.map(\.rawValue)
         }
     }
 

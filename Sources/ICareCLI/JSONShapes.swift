@@ -13,11 +13,14 @@
 //    "next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,
 //    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
-//    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"]}
+//    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"],
+//    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false}
 //   config_problems: the service's ConfigProblems, [] when the config file is fine.
+//   busy, busy_source, busy_reason: Busy, BusySource ("" | camera | microphone |
+//   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks.
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
-//   pause_reason: "" | user | dnd | locked.
+//   pause_reason: "" | user | dnd | locked | busy.
 //
 // status --format waybar (waybar's custom module, return-type json)
 //   {"text":"13m","alt":STATE,"tooltip":"…","class":STATE,"percentage":0-100}
@@ -25,7 +28,7 @@
 //
 // get --json, get KEY --json (only that key)
 //   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
-//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"StatusItem":true}
+//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"BusyPolicy":"defer","StatusItem":true}
 //
 // history [DAY] --json
 //   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
@@ -58,7 +61,9 @@ public enum JSONShapes {
             #" "completed_today":N,"skipped_today":N,"#,
             #" "do_not_disturb":false,"do_not_disturb_source":"","#,
             #" "service_version":"...","now":ISO,"now_us":N,"#,
-            #" "config_problems":["..."]}"#,
+            #" "config_problems":["..."],"#,
+            #" "busy":false,"busy_source":"","busy_reason":"","#,
+            #" "desktop_eye_breaks":false}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,
@@ -67,7 +72,7 @@ public enum JSONShapes {
         ("get --json", [
             #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"#,
             #" "ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","#,
-            #" "Sound":true,"StatusItem":true}"#,
+            #" "Sound":true,"BusyPolicy":"defer","StatusItem":true}"#,
         ]),
         ("history DAY --json", [
             #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"#,

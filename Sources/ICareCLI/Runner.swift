@@ -80,6 +80,7 @@ struct Runner {
             if s.state == "paused" {
                 let why = s.pauseReason == "dnd" ? tr("Reminders stay paused while do not disturb is on.")
                     : s.pauseReason == "locked" ? tr("Reminders stay paused while the screen is locked.")
+                    : s.pauseReason == "busy" ? tr("Reminders stay paused during the call or video.")
                     : tr("Reminders stay paused while another pause holds.")
                 say(why + "\n")
             } else if s.nextBreak > 0, s.state == "waiting" {

@@ -13,6 +13,12 @@ public struct ServiceStatus: Equatable, Sendable {
     public var skippedToday: UInt32 = 0
     public var doNotDisturb = false
     public var doNotDisturbSource = ""
+    /// In a call, a screen share or a video (`Busy`, `BusySource`, `BusyReason`).
+    public var busy = false
+    public var busySource = ""
+    public var busyReason = ""
+    /// GNOME's own eyesight breaks are on too (`DesktopEyeBreaks`).
+    public var desktopEyeBreaks = false
     public var version = ""
     /// How many times faster than real time the service's schedule runs
     /// (`icared --time-scale`); 1 when it does not say.
@@ -43,6 +49,10 @@ public struct ServiceStatus: Equatable, Sendable {
             case "SkippedToday": skippedToday = value.uint32 ?? skippedToday
             case "DoNotDisturb": doNotDisturb = value.bool ?? doNotDisturb
             case "DoNotDisturbSource": doNotDisturbSource = value.string ?? doNotDisturbSource
+            case "Busy": busy = value.bool ?? busy
+            case "BusySource": busySource = value.string ?? busySource
+            case "BusyReason": busyReason = value.string ?? busyReason
+            case "DesktopEyeBreaks": desktopEyeBreaks = value.bool ?? desktopEyeBreaks
             case "Version": version = value.string ?? version
             case "TimeScale": timeScale = value.uint32.map { max(1, $0) } ?? timeScale
             case "ConfigProblems":

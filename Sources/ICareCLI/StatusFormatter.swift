@@ -24,6 +24,10 @@ public struct StatusFormatter: Sendable {
         rows.append((tr("Next break"), nextBreakWords(s, now: now)))
         rows.append((tr("Today"), todayWords(s)))
         rows.append((tr("Do not disturb"), dndWords(s)))
+        if s.busy { rows.append((tr("Busy"), busyWords(s))) }
+        if s.desktopEyeBreaks {
+            rows.append((tr("GNOME breaks"), tr("eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare")))
+        }
         let width = rows.map(\.0.count).max()! + 2
         let problems = configProblemsText(s)
         return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined() + (problems.isEmpty ? "" : "\n" + problems)
@@ -48,6 +52,7 @@ public struct StatusFormatter: Sendable {
             case "user": return tr("paused by you")
             case "dnd": return tr("paused while do not disturb is on")
             case "locked": return tr("paused while the screen is locked")
+            case "busy": return tr("paused during a call or video")
             case "": return tr("paused")
             default: return tr("paused (%s)", s.pauseReason)
             }
@@ -69,6 +74,7 @@ public struct StatusFormatter: Sendable {
         // TRANSLATORS: completes "Paused until:".
         case "dnd": return tr("do not disturb ends")
         case "locked": return tr("the screen is unlocked")
+        case "busy": return tr("the call or video ends")
         default: return tr("you resume (icarectl resume)")
         }
     }
@@ -95,6 +101,12 @@ public struct StatusFormatter: Sendable {
     func dndWords(_ s: ServiceStatus) -> String {
         guard s.doNotDisturb else { return trc("do not disturb", "off") }
         return s.doNotDisturbSource.isEmpty ? trc("do not disturb", "on") : tr("on (%s)", s.doNotDisturbSource)
+    }
+
+    /// `video (org.mozilla.firefox: Playing video)`, `video`, `yes`.
+    func busyWords(_ s: ServiceStatus) -> String {
+        let what = s.busySource.isEmpty ? trc("busy", "yes") : s.busySource
+        return s.busyReason.isEmpty ? what : tr("%s (%s)", what, s.busyReason)
     }
 
     // MARK: status bars
@@ -129,6 +141,7 @@ public struct StatusFormatter: Sendable {
             switch s.pauseReason {
             case "dnd": return tr("Paused while do not disturb is on")
             case "locked": return tr("Paused while the screen is locked")
+            case "busy": return tr("Paused during a call or video")
             default:
                 return s.pausedUntil > 0 ? tr("Paused until %s", time.clock(s.pausedUntil, relativeTo: now)) : tr("Paused until you resume")
             }
@@ -178,6 +191,8 @@ public struct StatusFormatter: Sendable {
               ("service_version", .string(s.version))]
         m += JSON.time("now", now, time)
         m.append(("config_problems", .array(s.configProblems.map { .string($0) })))
+        m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason)),
+              ("desktop_eye_breaks", .bool(s.desktopEyeBreaks))]
         return .object(m)
     }
 }

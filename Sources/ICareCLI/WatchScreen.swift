@@ -91,7 +91,8 @@ public struct WatchScreen: Sendable {
                              detail: tr("at %s", time.clock(s.pausedUntil, relativeTo: now)))
             }
             let why = s.pauseReason == "dnd" ? tr("while do not disturb is on")
-                : s.pauseReason == "locked" ? tr("while the screen is locked") : tr("until you resume")
+                : s.pauseReason == "locked" ? tr("while the screen is locked")
+                : s.pauseReason == "busy" ? tr("during a call or video") : tr("until you resume")
             return Block(title: tr("Paused"), big: why, remaining: 0, detail: "")
         case "inactive":
             return Block(title: tr("Outside the active hours"), big: "", remaining: 0,

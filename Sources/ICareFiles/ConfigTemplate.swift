@@ -45,6 +45,10 @@ enum ConfigTemplate {
                     "due is shown when it ends) or ignore. Default: \(value)."]
         case .sound:
             return ["Sounds with reminders and at the end of a break: true or false. Default: \(value)."]
+        case .busyPolicy:
+            return ["In a call, a screen share or a full-screen video: defer (keep counting;",
+                    "a reminder that falls due is shown two minutes after it ends), pause",
+                    "(no reminders; a full interval after it ends) or ignore. Default: \(value)."]
         case .statusItem:
             return ["The ring in the panel (KDE, XFCE, waybar, GNOME with AppIndicator):",
                     "true or false. Default: \(value)."]

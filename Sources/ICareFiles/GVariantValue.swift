@@ -26,4 +26,30 @@ public struct GVariantValue: Equatable, Sendable {
         guard type == "s", data.last == 0 else { return nil }
         return String(decoding: data.dropLast(), as: UTF8.self)
     }
+
+    /// The strings, when the type is `as`: the strings one after the other,
+    /// each with its zero byte, then a table with the end of each, every
+    /// entry 1, 2 or 4 bytes wide as the whole array's size needs
+    /// (GVariant's serialisation). Nil for anything malformed.
+    public var strings: [String]? {
+        guard type == "as" else { return nil }
+        let size = data.count
+        if size == 0 { return [] }
+        let width = size <= 0xFF ? 1 : size <= 0xFFFF ? 2 : 4
+        guard size >= width else { return nil }
+        func offset(at i: Int) -> Int {
+            (0..<width).reduce(0) { $0 | Int(data[i + $1]) << (8 * $1) }
+        }
+        let table = offset(at: size - width)
+        guard table <= size - width, (size - table) % width == 0 else { return nil }
+        var result: [String] = []
+        var start = 0
+        for i in 0..<((size - table) / width) {
+            let end = offset(at: table + i * width)
+            guard end >= start + 1, end <= table, data[end - 1] == 0 else { return nil }
+            result.append(String(decoding: data[start..<(end - 1)], as: UTF8.self))
+            start = end
+        }
+        return result
+    }
 }

@@ -7,6 +7,7 @@ import Glibc
 /// | config directory | `$XDG_CONFIG_HOME/icare` | `~/.config/icare` |
 /// | state directory | `$XDG_STATE_HOME/icare` | `~/.local/state/icare` |
 /// | dconf database | `$XDG_CONFIG_HOME/dconf/user` | `~/.config/dconf/user` |
+/// | runtime directory | `$XDG_RUNTIME_DIR/icare` | none (nil) |
 ///
 /// As the specification says, an `XDG_*` value that is empty or not an
 /// absolute path is ignored and the default is used.
@@ -17,6 +18,9 @@ public struct XDGPaths: Equatable, Sendable {
     public let stateDirectory: String
     /// `$XDG_CONFIG_HOME/dconf/user`, the GVDB file dconf keeps GSettings in.
     public let dconfDatabase: String
+    /// `$XDG_RUNTIME_DIR/icare`, for what lives only as long as the session
+    /// (the notification on screen); nil when the variable is unset or not absolute.
+    public let runtimeDirectory: String?
 
     /// The person's config file, `<config dir>/config`.
     public var configFile: String { configDirectory + "/config" }
@@ -26,7 +30,7 @@ public struct XDGPaths: Equatable, Sendable {
     public var stateFile: String { stateDirectory + "/state" }
 
     /// Resolves the paths from an environment (`HOME`, `XDG_CONFIG_HOME`,
-    /// `XDG_STATE_HOME`). Fails when a directory needs `HOME` and it is unset
+    /// `XDG_STATE_HOME`, `XDG_RUNTIME_DIR`). Fails when a directory needs `HOME` and it is unset
     /// or not absolute.
     public init(environment: [String: String]) throws(XDGError) {
         let config = try Self.base(environment, "XDG_CONFIG_HOME", default: ".config")
@@ -34,13 +38,18 @@ public struct XDGPaths: Equatable, Sendable {
         configDirectory = config + "/icare"
         stateDirectory = state + "/icare"
         dconfDatabase = config + "/dconf/user"
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), runtime != "/" {
+            runtimeDirectory = Self.trimmedSlashes(runtime) + "/icare"
+        } else {
+            runtimeDirectory = nil
+        }
     }
 
     /// Resolves the paths from the process environment (`getenv`); when `HOME`
     /// is unset, the home directory from the password database (`getpwuid_r`).
     public static func fromProcessEnvironment() throws(XDGError) -> XDGPaths {
         var environment: [String: String] = [:]
-        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] {
+        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         if environment["HOME", default: ""].isEmpty, let home = passwordDatabaseHome() {

@@ -8,4 +8,6 @@ public enum PauseReason: String, Sendable, CaseIterable {
     case dnd
     /// The screen is locked, the session inactive, or the machine asleep.
     case locked
+    /// A call, a screen share or a video is on and `BusyPolicy` is `pause`.
+    case busy
 }

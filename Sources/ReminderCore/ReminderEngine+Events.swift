@@ -14,8 +14,9 @@ extension ReminderEngine {
         case .doNotDisturb(let on): setDoNotDisturb(on)
         case .locked(let on): setAway(\.locked, on, at: now, &out)
         case .sleep(let on): setAway(\.asleep, on, at: now, &out)
-        case .idle(true): beginIdle(since: stamp)
-        case .idle(false): endIdle(at: now, &out)
+        case .idle(true): idleObserved = true; beginIdle(since: stamp)
+        case .idle(false): idleObserved = false; endIdle(at: now, &out)
+        case .busy(let on): setBusy(on, at: now)
         case .clockChanged: tally.rebase(to: now, calendar: calendar)
         }
     }
@@ -76,6 +77,7 @@ extension ReminderEngine {
             phase = .waiting(start: start, next: start + interval)
         }
         syncDoNotDisturbCause()
+        syncBusyCause()
     }
 
     /// Do-not-disturb as observed; what it does depends on `DndPolicy`.
@@ -115,13 +117,14 @@ extension ReminderEngine {
 
     /// The person went idle at `since`. Counted only while the cycle runs
     /// (waiting, due, snoozed) or during a lock or sleep; not during a
-    /// break, a user or DND pause, or inactive hours. Never earlier than the
-    /// current interval's start (rest before it was already counted).
+    /// break, a user or DND pause, or inactive hours, and never while busy
+    /// (a call is not a rest). Never earlier than the current interval's
+    /// start (rest before it was already counted) or the last call's end.
     mutating func beginIdle(since: Timestamp) {
-        guard idleSince == nil else { return }
+        guard idleSince == nil, !busy else { return }
         let cycling = phase.isCycling && causes.isEmpty && active
         guard cycling || locked || asleep else { return }
-        var start = min(since, clock)
+        var start = restCountsFrom(min(since, clock))
         if let s = phase.intervalStart { start = max(start, s) }
         idleSince = start
         awaySince = min(awaySince ?? start, start)
@@ -138,14 +141,14 @@ extension ReminderEngine {
 
     /// Ends the absence if nothing keeps it: records a natural break when
     /// the time away inside the current active stretch is at least
-    /// `BreakDuration`, and restarts the cycle when asked or when it was one.
+    /// `BreakDuration` (and none of it in a call), and restarts the cycle when asked or when it was one.
     mutating func endAbsence(at now: Timestamp, restart: Bool, _ out: inout Outbox) {
         guard !locked, !asleep, idleSince == nil, let since = awaySince else { return }
         awaySince = nil
         var natural = false
         let sched = schedule
-        if sched.isActive(now) {
-            let from = max(since, sched.activeStart(containing: now) ?? since)
+        if sched.isActive(now), !busy {
+            let from = restCountsFrom(max(since, sched.activeStart(containing: now) ?? since))
             let rested = now - from
             if rested >= Micro.seconds(settings.breakDuration) {
                 let seconds = min(UInt32(clamping: rested / Micro.second), Self.naturalRestCap)
@@ -176,6 +179,10 @@ extension ReminderEngine {
                 throw .invalidState(tr("Cannot skip while paused for do-not-disturb; reminders come back when it ends."))
             case (.dnd, .snooze):
                 throw .invalidState(tr("Cannot snooze while paused for do-not-disturb; reminders come back when it ends."))
+            case (.busy, .skip):
+                throw .invalidState(tr("Cannot skip while paused for a call or video; reminders come back when it ends."))
+            case (.busy, .snooze):
+                throw .invalidState(tr("Cannot snooze while paused for a call or video; reminders come back when it ends."))
             case (.locked, .skip), (.none, .skip):
                 throw .invalidState(tr("Cannot skip while paused because the screen is locked."))
             case (.locked, .snooze), (.none, .snooze):

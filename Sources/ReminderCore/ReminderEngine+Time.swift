@@ -2,7 +2,7 @@
 extension ReminderEngine {
     /// A time-driven change.
     enum Step {
-        case breakEnds, pauseEnds, reminder, unanswered, boundary
+        case breakEnds, pauseEnds, reminder, unanswered, boundary, graceEnds
     }
 
     /// The pending time-driven changes as of `clock`, each at its instant.
@@ -19,6 +19,7 @@ extension ReminderEngine {
         }
         if let until = userPause?.until { list.append((until, .pauseEnds)) }
         if let b = boundary() { list.append((b, .boundary)) }
+        if let g = graceTransition() { list.append((g, .graceEnds)) }
         return list
     }
 
@@ -72,6 +73,8 @@ extension ReminderEngine {
             if !holding { out.announce = true }
         case .boundary:
             break
+        case .graceEnds:
+            graceUntil = nil
         }
     }
 
@@ -80,6 +83,7 @@ extension ReminderEngine {
     /// held reminder whose hold ended goes out at `t`.
     mutating func settle(at t: Timestamp, _ out: inout Outbox) {
         active = schedule.isActive(t)
+        if let g = graceUntil, t >= g { graceUntil = nil }
         let blocked = !causes.isEmpty || !active
         switch phase {
         case .waiting, .due, .snoozed:
@@ -101,5 +105,7 @@ extension ReminderEngine {
         if let until = userPause?.until { userPause = UserPause(until: until + d) }
         if let s = idleSince { idleSince = s + d }
         if let s = awaySince { awaySince = s + d }
+        if let s = busyEnded { busyEnded = s + d }
+        if let s = graceUntil { graceUntil = s + d }
     }
 }

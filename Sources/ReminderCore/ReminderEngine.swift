@@ -53,6 +53,14 @@ public struct ReminderEngine: Sendable {
     var idleSince: Timestamp?
     /// When the current absence (lock, sleep, counted idle) began.
     var awaySince: Timestamp?
+    /// Whether the idle watch says the person is idle (counted or not).
+    var idleObserved = false
+    /// In a call, sharing the screen or watching a video.
+    var busy = false
+    /// When the last busy span ended (rest is never counted before it).
+    var busyEnded: Timestamp?
+    /// The end of the grace period after a call (policy `defer`).
+    var graceUntil: Timestamp?
     var tally: DayTally
 
     /// An engine at `now`. `today` are the history's records (those of the
@@ -64,7 +72,7 @@ public struct ReminderEngine: Sendable {
     /// reports them afresh. A reminder that was out stays `due` with no new
     /// `breakDue` (show it again from `status`); one held by DND goes out.
     ///
-    /// `doNotDisturb` and `locked` are the desktop as observed at start-up:
+    /// `doNotDisturb`, `locked` and `busy` are the desktop as observed at start-up:
     /// they hold from the saved moment on, so a reminder missed while the
     /// service was down is held or paused, never let out into a desktop
     /// that is in do-not-disturb or locked.
@@ -73,7 +81,8 @@ public struct ReminderEngine: Sendable {
     /// test aid); a restored countdown keeps its instant.
     public init(settings: Settings, calendar: any LocalCalendar, now: Timestamp,
                 today: [BreakRecord] = [], restoring: EngineSnapshot? = nil,
-                doNotDisturb: Bool = false, locked: Bool = false, timeScale: TimeScale = .real) {
+                doNotDisturb: Bool = false, locked: Bool = false, timeScale: TimeScale = .real,
+                busy: Bool = false) {
         self.settings = settings
         self.timeScale = timeScale
         self.calendar = calendar
@@ -92,6 +101,7 @@ public struct ReminderEngine: Sendable {
             active = schedule.isActive(clock)
         }
         observeAtStart(doNotDisturb: doNotDisturb, locked: locked, at: now)
+        if busy { setBusy(true, at: now) }
         if restoring != nil {
             advance(to: now, &out)
         }
@@ -136,7 +146,7 @@ public struct ReminderEngine: Sendable {
     /// The interval as it passes under the time scale, in µs.
     var interval: Int64 { timeScale.wait(settings.interval) }
     /// A reminder falling due now would be held (do-not-disturb with `defer`).
-    var holding: Bool { doNotDisturb && settings.dndPolicy == .defer }
+    var holding: Bool { (doNotDisturb && settings.dndPolicy == .defer) || holdingForBusy }
 
     static func validate(_ event: ReminderEvent) throws(ReminderError) {
         switch event {

@@ -24,6 +24,9 @@ public enum ReminderEvent: Sendable, Equatable, CustomStringConvertible {
     case idle(Bool)
     /// logind's `PrepareForSleep`: going to sleep (`true`) / woke up (`false`).
     case sleep(Bool)
+    /// The person is in a call, sharing the screen or watching a video
+    /// (`true`), or no longer (`false`).
+    case busy(Bool)
     /// The wall clock jumped (NTP step, manual change) or the time zone changed.
     case clockChanged
 
@@ -41,6 +44,7 @@ public enum ReminderEvent: Sendable, Equatable, CustomStringConvertible {
         case .locked(let on): return "locked(\(on))"
         case .idle(let on): return "idle(\(on))"
         case .sleep(let on): return "sleep(\(on))"
+        case .busy(let on): return "busy(\(on))"
         case .clockChanged: return "clockChanged"
         }
     }

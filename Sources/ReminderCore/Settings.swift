@@ -9,6 +9,17 @@ public enum DndPolicy: String, Sendable, CaseIterable {
     case ignore
 }
 
+/// What a call, a screen share or a video playing does to reminders.
+public enum BusyPolicy: String, Sendable, CaseIterable {
+    /// The schedule keeps counting; a reminder due while busy is held and
+    /// goes out a short grace period after the busy state ends.
+    case `defer`
+    /// No reminders while busy; a full interval starts when it ends.
+    case pause
+    /// Being busy changes nothing (it still never counts as a break).
+    case ignore
+}
+
 /// The person's settings, always valid: every mutation goes through `set`.
 public struct Settings: Equatable, Sendable {
     /// Seconds between breaks (900–2700).
@@ -25,6 +36,8 @@ public struct Settings: Equatable, Sendable {
     public private(set) var dndPolicy: DndPolicy = .pause
     /// Sounds on reminders and at the end of a break.
     public private(set) var sound: Bool = true
+    /// What a call, a screen share or a video playing does.
+    public private(set) var busyPolicy: BusyPolicy = .defer
     /// The ring in the panel (a StatusNotifierItem) while a panel shows such items.
     public private(set) var statusItem: Bool = true
 
@@ -41,6 +54,7 @@ public struct Settings: Equatable, Sendable {
         case .weekdaysOnly: return .bool(weekdaysOnly)
         case .dndPolicy: return .string(dndPolicy.rawValue)
         case .sound: return .bool(sound)
+        case .busyPolicy: return .string(busyPolicy.rawValue)
         case .statusItem: return .bool(statusItem)
         }
     }
@@ -65,6 +79,9 @@ public struct Settings: Equatable, Sendable {
             guard let p = DndPolicy(rawValue: s) else { throw SettingError(key: key, reason: key.allowed) }
             dndPolicy = p
         case (.sound, .bool(let b)): sound = b
+        case (.busyPolicy, .string(let s)):
+            guard let p = BusyPolicy(rawValue: s) else { throw SettingError(key: key, reason: key.allowed) }
+            busyPolicy = p
         case (.statusItem, .bool(let b)): statusItem = b
         default:
             throw SettingError(key: key, reason: tr("%s takes a value of type '%s'.", key.name, key.signature))
@@ -103,6 +120,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case weekdaysOnly = "WeekdaysOnly"
     case dndPolicy = "DndPolicy"
     case sound = "Sound"
+    case busyPolicy = "BusyPolicy"
     case statusItem = "StatusItem"
 
     /// The D-Bus property name.
@@ -119,7 +137,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     public var signature: String {
         switch self {
         case .interval, .breakDuration, .snoozeDuration: return "u"
-        case .activeHours, .dndPolicy: return "s"
+        case .activeHours, .dndPolicy, .busyPolicy: return "s"
         case .weekdaysOnly, .sound, .statusItem: return "b"
         }
     }
@@ -147,6 +165,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .weekdaysOnly: return trLater("WeekdaysOnly must be true or false.")
         case .dndPolicy: return trLater("DndPolicy must be one of pause, defer or ignore.")
         case .sound: return trLater("Sound must be true or false.")
+        case .busyPolicy: return trLater("BusyPolicy must be one of defer, pause or ignore.")
         case .statusItem: return trLater("StatusItem must be true or false.")
         }
     }
@@ -174,7 +193,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
             default: throw SettingError(key: self, reason: allowed)
             }
         default:
-            return .string(self == .dndPolicy ? text.lowercased() : text)
+            return .string(self == .dndPolicy || self == .busyPolicy ? text.lowercased() : text)
         }
     }
 }

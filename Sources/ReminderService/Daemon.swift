@@ -5,6 +5,8 @@ import ReminderCore
 import Localization
 import ICareFiles
 import DoNotDisturb
+import Busy
+import DesktopBreaks
 import Presence
 import StatusItem
 
@@ -32,6 +34,8 @@ public final class Daemon {
     var sources: [EventSource] = []
     var lastSavedSnapshot = ""
     var dndSource = ""
+    /// The busy state as last reported (`Busy`, `BusySource`, `BusyReason`).
+    var busyState = BusyState.free
     /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
     private(set) var configProblems: [String] = []
     var exitCode: Int32 = 0
@@ -39,6 +43,10 @@ public final class Daemon {
     var statusItem: StatusItem?
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
+    var busyMonitor: BusyMonitor?
+    var eyeBreaks: DesktopEyeBreaks?
+    /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
+    var desktopEyeBreaks = false
     var systemBus: SystemBusLink?
     /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
     var desktopKnown = false
@@ -217,7 +225,7 @@ public final class Daemon {
     }
 
     private func startNotifier(_ bus: Connection) {
-        let notifier = Notifier(bus: bus, loop: loop, log: log)
+        let notifier = Notifier(bus: bus, loop: loop, log: log, runtimeDirectory: paths.runtimeDirectory)
         self.notifier = notifier
         notifier.onAction = { [unowned self] action in
             switch action {
@@ -254,7 +262,9 @@ public final class Daemon {
             // The monitor has logged the change (with its journal fields); only announce it here.
             if let object = self.object { object.trackingChanges(announce) } else { announce() }
         }
+        followDesktopEyeBreaks(dnd)
         dnd.start()
+        startBusyMonitor(bus)
 
         // No system bus is logged once, by the presence monitor.
         let systemBus = SystemBusLink(loop: loop, log: log)
@@ -302,6 +312,7 @@ public final class Daemon {
         storedBeforeCrash = stored
         dndSource = dnd.active ? dnd.source : ""
         desktopKnown = true
+        if let busy = busyMonitor?.state, busy.active { busyChanged(busy) }
     }
 
     private func ensureDirectories() throws {

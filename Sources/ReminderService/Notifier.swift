@@ -10,8 +10,15 @@ import ReminderCore
 /// iCare notification is ever shown and none is left stale.
 ///
 /// Rules where docs/desktop-facts.md leaves a choice:
-/// - Nothing is shown before the server's capabilities are known, so a
-///   reminder never goes out without buttons because a reply was late.
+/// - Nothing is shown before the server's name and capabilities are known
+///   (they choose the `NotificationProfile`), so a reminder never goes out
+///   without buttons, or with the wrong ones, because a reply was late.
+/// - One id is carried through reminder → countdown → "break complete"
+///   with `replaces_id`; a notification is taken away only when nothing
+///   should be on screen (on notification-daemon by an expiring
+///   replacement, since its `CloseNotification` strands the bubble).
+/// - A button used after the person dismissed the bubble (dunst's menu
+///   outlives it) still answers while that view is what the state asks for.
 /// - A notification the person dismissed (or the server expired) is not
 ///   pushed again until the view changes: a dismissal is not a decision.
 /// - A `NotificationClosed` that arrives while a `Notify` is out is about
@@ -36,48 +43,70 @@ final class Notifier {
     static let busName = BusName("org.freedesktop.Notifications")
     static let path = ObjectPath("/org/freedesktop/Notifications")
     static let interface = InterfaceName("org.freedesktop.Notifications")
-    /// How long the "break complete" stays, in ms.
-    static let completeTimeout: Int32 = 5_000
 
+    // Internal, not private, where Notifier+Countdown.swift (the tick, the log instead of a server) uses them.
     private let bus: Connection
-    private let loop: EventLoop
-    private let log: Log
+    let loop: EventLoop
+    let log: Log
+    private let icon: NotificationIcon
+    private let memo: NotificationMemo?
     var onAction: ((Action) -> Void)?
 
     private var owner: String?
-    /// The server's capabilities; nil until its `GetCapabilities` reply.
-    private var capabilities: Set<String>?
+    /// How to draw on this server; nil until its `GetServerInformation` and `GetCapabilities` replies.
+    var profile: NotificationProfile?
     /// Counts server changes: a reply from an earlier server is stale.
     private var generation = 0
-    /// Our notification's id on the server (0: none).
-    private var id: UInt32 = 0
+    /// Our notification's id on the server (0: none), remembered in the runtime folder.
+    private var id: UInt32 = 0 {
+        didSet { if id != oldValue { remember() } }
+    }
+    /// The id a killed predecessor left on this server: replaced by what is wanted, or closed.
+    private var adopted = false
+    /// The id of the view the person dismissed (its buttons may still be used: dunst's menu).
+    private var dismissedID: UInt32 = 0
     /// What was last sent under `id` (set when the call goes out).
     private var shown: View = .none
-    /// The reminder's text as last sent (it follows the settings).
-    private var shownText: [String] = []
+    /// What was last sent (the reminder's text follows the settings).
+    private var lastContent: NotificationContent?
     /// What the server had answered for under `id` before the call now out.
     private var confirmed: View = .none
-    private var inFlight = false
-    private var wanted: View = .none
+    var inFlight = false
+    var wanted: View = .none
     /// A view the person dismissed: not shown again until the view changes.
-    private var dismissed: View?
+    var dismissed: View?
     /// A view the server refused: not tried again on this server until the view changes.
-    private var refused: View?
-    private var settings = Settings()
-    private var ticker: EventSource?
+    var refused: View?
+    var settings = Settings()
+    var ticker: EventSource?
     private var watches: [AnyObject] = []
     private var saidNoServer = false
     /// Whether the name watch has reported the server (or its absence) yet.
     private var ownerKnown = false
     /// The last view written to the log for want of a server.
-    private var logged: View = .none
+    var logged: View = .none
     /// The next break's local time for "break complete", if one is planned.
-    private var completeClock: String?
+    var completeClock: String?
+    /// Whether the engine's status has come yet: until it has, `wanted` is
+    /// no decision, and a bubble a killed predecessor left must not be closed
+    /// for it (the server can answer before the service has built its engine).
+    private var statusKnown = false
 
-    init(bus: Connection, loop: EventLoop, log: Log) {
+    /// `runtimeDirectory`: where the id on screen is remembered across a crash (nil: nowhere).
+    init(bus: Connection, loop: EventLoop, log: Log, runtimeDirectory: String?) {
         self.bus = bus
         self.loop = loop
         self.log = log
+        icon = NotificationIcon.resolve()
+        memo = NotificationMemo(runtimeDirectory: runtimeDirectory)
+    }
+
+    private func remember() {
+        do {
+            try memo?.record(id, server: owner)
+        } catch {
+            log.warning("Cannot remember the notification's id: \(error)")
+        }
     }
 
     /// Follows the notification server and its signals.
@@ -96,6 +125,7 @@ final class Notifier {
     /// Brings the screen in line with the engine's status.
     func update(status: ReminderStatus, settings: Settings) {
         self.settings = settings
+        statusKnown = true
         switch status.state {
         case .due where !status.reminderHeld: want(.reminder(at: status.nextBreak))
         case .break: want(.countdown(ends: status.breakEnds))
@@ -119,34 +149,10 @@ final class Notifier {
         reconcile()
     }
 
-    /// Writes what `view` would show to the log, once per view: nobody can see it on screen.
-    private func logInstead(_ view: View) {
-        guard view != logged else { return }
-        logged = view
-        switch view {
-        case .none:
-            break
-        case .reminder:
-            log.notice(Texts.reminderInLog(breakSeconds: settings.breakDuration))
-        case .countdown(let ends):
-            let left = max(0, ends - Timestamp(Clock.realtime.now()))
-            log.notice(Texts.breakStartedInLog(secondsLeft: (left + Micro.second / 2) / Micro.second))
-        case .complete:
-            log.notice(Texts.breakCompleteInLog(nextAt: completeClock))
-        }
-    }
-
-    /// Whether a failed call found no notification server: none owns the
-    /// name, or starting one by activation failed.
-    private static func foundNoServer(_ e: DBusError) -> Bool {
-        e.name == "org.freedesktop.DBus.Error.ServiceUnknown" || e.name == "org.freedesktop.DBus.Error.NameHasNoOwner"
-            || e.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
-    }
-
     // MARK: reconciling
 
     private func reconcile() {
-        guard owner != nil, let caps = capabilities, !inFlight else { return }
+        guard owner != nil, let profile, !inFlight, statusKnown else { return }
         if wanted == dismissed || wanted == refused {
             stopTicker()
             // Dismissed while an update of it was out: that update put it back; take it away.
@@ -158,16 +164,17 @@ final class Notifier {
             stopTicker()
             switch shown {
             case .reminder, .countdown: close()
+            case .none where adopted: close()
             case .none, .complete: break
             }
-        case .reminder(let at):
+        case .reminder:
             stopTicker()
-            let (body, actions) = reminderText(caps)
+            let content = NotificationContent.reminder(profile, settings, icon, quiet: false)
             if shown != wanted {
-                showReminder(at: at, body: body, actions: actions, quiet: false)
-            } else if shownText != [body] + actions {
+                send(content, view: wanted)
+            } else if lastContent != content {
                 // Only its text changed (a setting): updated in place, without sounding again.
-                showReminder(at: at, body: body, actions: actions, quiet: true)
+                send(NotificationContent.reminder(profile, settings, icon, quiet: true), view: wanted)
             }
         case .countdown(let ends):
             if shown != wanted {
@@ -176,56 +183,25 @@ final class Notifier {
             }
         case .complete:
             stopTicker()
-            if shown != wanted { showComplete() }
+            if shown != wanted { send(NotificationContent.complete(settings, icon, clock: completeClock), view: wanted) }
         }
     }
 
-    private func commonHints() -> [(String, DBusValue)] {
-        [("desktop-entry", .string(Texts.desktopEntry)), ("category", .string(Texts.category))]
-    }
-
-    /// `sound-name` when Sound is on; else ask the server for silence.
-    private func soundHint(_ name: String) -> (String, DBusValue) {
-        settings.sound ? ("sound-name", .string(name)) : ("suppress-sound", .bool(true))
-    }
-
-    private func reminderText(_ caps: Set<String>) -> (body: String, actions: [String]) {
-        let seconds = settings.breakDuration
-        guard caps.contains("actions") else { return (Texts.reminderBodyWithoutButtons(breakSeconds: seconds), []) }
-        return (Texts.reminderBody(breakSeconds: seconds),
-                ["default", Texts.startLabel, "start", Texts.startLabel,
-                 "snooze", Texts.snoozeLabel(seconds: settings.snoozeDuration), "skip", Texts.skipLabel])
-    }
-
-    private func showReminder(at: Timestamp, body: String, actions: [String], quiet: Bool) {
-        let sound = quiet ? ("suppress-sound", .bool(true)) : soundHint(Texts.reminderSound)
-        let hints = commonHints() + [("urgency", .byte(1)), ("resident", .bool(true)), sound]
-        shownText = [body] + actions
-        send(summary: Texts.reminderSummary, body: body, actions: actions, hints: hints, timeout: 0, view: .reminder(at: at))
-    }
-
-    private func showCountdown(ends: Timestamp) {
-        let now = Timestamp(Clock.realtime.now())
-        let left = max(0, ends - now)
-        // The break's length; a BreakDuration changed during the break does not make it go backwards.
-        let total = max(Int64(settings.breakDuration) * Micro.second, left)
-        let secondsLeft = (left + Micro.second / 2) / Micro.second
-        let percent = total > 0 ? Int32(max(0, min(100, 100 - left * 100 / total))) : 100
-        let actions = capabilities?.contains("actions") == true ? ["end", Texts.endBreakLabel] : []
-        let hints = commonHints() + [("urgency", .byte(1)), ("value", .int32(percent)), ("suppress-sound", .bool(true)),
-                                     ("resident", .bool(true))]
-        send(summary: Texts.countdownSummary(secondsLeft: secondsLeft), body: Texts.countdownBody, actions: actions,
-             hints: hints, timeout: 0, view: .countdown(ends: ends))
-    }
-
-    private func showComplete() {
-        let hints = commonHints() + [("urgency", .byte(0)), ("transient", .bool(true)), soundHint(Texts.completeSound)]
-        send(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: completeClock), actions: [], hints: hints,
-             timeout: Notifier.completeTimeout, view: wanted)
+    func showCountdown(ends: Timestamp) {
+        guard let profile else { return }
+        send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now())),
+             view: .countdown(ends: ends))
     }
 
     private func close() {
         let closing = id
+        adopted = false
+        if closing != 0, profile?.closesByExpiring == true {
+            // The same words, expiring at once: the server takes it away itself (NotificationClosed, reason 1).
+            let last = lastContent ?? NotificationContent.reminder(profile!, settings, icon, quiet: true)
+            send(NotificationContent.vanishing(last), view: .none)
+            return
+        }
         shown = .none
         confirmed = .none
         id = 0
@@ -234,15 +210,17 @@ final class Notifier {
                              member: MemberName("CloseNotification"), arguments: [.uint32(closing)])) { _ in }
     }
 
-    private func send(summary: String, body: String, actions: [String], hints: [(String, DBusValue)], timeout: Int32, view: View) {
+    private func send(_ content: NotificationContent, view: View) {
         let message = Message.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
                                          member: MemberName("Notify"), arguments: [
-            .string(Texts.appName), .uint32(id), .string(Texts.iconName), .string(summary), .string(body),
-            .strings(actions), .vardict(hints), .int32(timeout),
+            .string(Texts.appName), .uint32(id), .string(icon.appIcon), .string(content.summary), .string(content.body),
+            .strings(content.actions), .vardict(content.hints), .int32(content.timeout),
         ])
         let sentOn = generation
         inFlight = true
+        adopted = false
         shown = view
+        lastContent = content
         // libdbus's default timeout: a Notify given up too early may still show, and then could never be closed.
         bus.call(message) { [weak self] result in
             guard let self, sentOn == self.generation else { return }
@@ -267,47 +245,17 @@ final class Notifier {
         }
     }
 
-    // MARK: the countdown's tick
-
-    /// Updates the countdown on whole seconds before `ends`, re-armed at the
-    /// previous deadline (no drift), on the monotonic clock.
-    private func startTicker(ends: Timestamp) {
-        stopTicker()
-        let now = Timestamp(Clock.realtime.now())
-        let left = ends - now
-        guard left > Micro.second else { return }
-        // The next whole second before the end.
-        let nextWall = ends - (left / Micro.second) * Micro.second
-        let firstTick = nextWall > now ? nextWall : nextWall + Micro.second
-        let mono = Clock.monotonic.now() + UInt64(firstTick - now)
-        ticker = try? loop.addTimer(clock: .monotonic, at: mono, accuracy: 1_000) { [unowned self] in self.tick(ends: ends) }
-    }
-
-    private func tick(ends: Timestamp) {
-        guard let t = ticker else { return }
-        let now = Timestamp(Clock.realtime.now())
-        guard wanted == .countdown(ends: ends), dismissed != wanted, refused != wanted, capabilities != nil,
-              now < ends - Micro.second / 2 else {
-            stopTicker()
-            return
-        }
-        if !inFlight { showCountdown(ends: ends) }
-        t.setTime(t.time + UInt64(Micro.second))
-        t.setEnabled(.oneshot)
-    }
-
-    private func stopTicker() {
-        ticker?.cancel()
-        ticker = nil
-    }
-
     // MARK: the server
 
     private func serverChanged(_ newOwner: String?) {
         generation += 1
-        owner = newOwner
-        capabilities = nil
+        // What a killed predecessor left on this very server (read before the id is reset).
+        let left = memo?.load()
         id = 0
+        owner = newOwner
+        profile = nil
+        adopted = false
+        dismissedID = 0
         shown = .none
         confirmed = .none
         inFlight = false
@@ -327,25 +275,48 @@ final class Notifier {
         }
         saidNoServer = false
         let askedOn = generation
-        bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
-                             member: MemberName("GetCapabilities"))) { [weak self] result in
+        call("GetServerInformation") { [weak self] info in
             guard let self, askedOn == self.generation else { return }
-            if case .success(let reply) = result, let caps = (try? reply.arguments())?.first?.strings {
-                self.capabilities = Set(caps)
-            } else {
-                self.capabilities = []
+            let name = info?.first?.string ?? ""
+            self.call("GetCapabilities") { [weak self] caps in
+                guard let self, askedOn == self.generation else { return }
+                let capabilities = Set(caps?.first?.strings ?? [])
+                let profile = NotificationProfile(name: name, capabilities: capabilities)
+                self.profile = profile
+                self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
+                if let left, left.server == newOwner, self.id == 0 {
+                    self.id = left.id
+                    self.adopted = true
+                    self.log.info("Notification \(left.id), left on screen by an earlier icared, is replaced or closed.")
+                }
+                self.reconcile()
             }
-            self.log.info("Notification server found (capabilities: \((self.capabilities ?? []).sorted().joined(separator: " "))).")
-            self.reconcile()
+        }
+    }
+
+    /// Calls a method of the server without arguments; `done` gets its reply's arguments, or nil.
+    private func call(_ member: String, _ done: @escaping ([DBusValue]?) -> Void) {
+        bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
+                             member: MemberName(member))) { result in
+            if case .success(let reply) = result { done(try? reply.arguments()) } else { done(nil) }
         }
     }
 
     private func actionInvoked(_ m: Message) {
         guard let args = try? m.arguments(), args.count == 2, let nid = args[0].uint32, let key = args[1].string,
-              nid == id, nid != 0 else { return }
-        // A click on what the server showed before a call now out is stale: the state has moved on.
-        if inFlight && confirmed != shown { return }
-        switch (shown, key) {
+              nid != 0 else { return }
+        let view: View
+        if nid == id && !adopted {
+            // A click on what the server showed before a call now out is stale: the state has moved on.
+            if inFlight && confirmed != shown { return }
+            view = shown
+        } else if nid == dismissedID, dismissed == wanted, let d = dismissed {
+            // A button of the dismissed bubble (dunst's menu), while its view is still what the state asks for.
+            view = d
+        } else {
+            return
+        }
+        switch (view, key) {
         case (.reminder, "default"), (.reminder, "start"): onAction?(.start)
         case (.reminder, "snooze"): onAction?(.snooze)
         case (.reminder, "skip"): onAction?(.skip)
@@ -360,11 +331,13 @@ final class Notifier {
         // The server answers in order: a close seen while a Notify is out is about what it showed before.
         let closed = inFlight ? confirmed : shown
         id = 0
+        adopted = false
         confirmed = .none
         if !inFlight { shown = .none }
         // Expired (1) or dismissed by the person (2): not a decision, but not pushed again either.
         if (reason == 1 || reason == 2) && closed == wanted && closed != .none {
             dismissed = closed
+            dismissedID = nid
             reconcile()
         }
     }

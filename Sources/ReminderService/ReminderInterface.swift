@@ -1,6 +1,7 @@
 import Localization
 import DBusKit
 import ReminderCore
+import Busy
 
 /// The `org.icare.Reminder` interface, described once: dispatch, argument
 /// checks, properties, PropertiesChanged and the introspection XML (the
@@ -16,6 +17,8 @@ enum ReminderInterface {
         var status: ReminderStatus { get }
         var settings: Settings { get }
         var doNotDisturbSource: String { get }
+        var busyState: BusyState { get }
+        var desktopEyeBreaks: Bool { get }
         var configProblems: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
@@ -119,7 +122,7 @@ enum ReminderInterface {
             Property("State", "s", doc: "waiting, due, break, snoozed, paused or inactive.",
                      read: { .string(b.status.state.rawValue) }),
             Property("PauseReason", "s", doc: """
-                "" unless State is paused; then user, dnd or locked: the cause that began most
+                "" unless State is paused; then user, dnd, locked or busy: the cause that began most
                 recently. Reminders resume only when no cause holds.
                 """, read: { .string(b.status.pauseReason.rawValue) }),
             Property("NextBreak", "t", doc: """
@@ -141,6 +144,22 @@ enum ReminderInterface {
                 Which desktop reported do-not-disturb (gnome, cinnamon, mate, kde, xfce, dunst,
                 swaync, mako), the one that turned on most recently, or "".
                 """, read: { .string(b.doNotDisturbSource) }),
+            Property("Busy", "b", doc: """
+                A call, a screen share or a video is going on, as the desktop says (an app
+                holding off the screen saver); what it does follows BusyPolicy.
+                """, read: { .bool(b.busyState.active) }),
+            Property("BusySource", "s", doc: """
+                What makes the person busy: camera, microphone, screen-share or video; "" when
+                not busy.
+                """, read: { .string(b.busyState.source) }),
+            Property("BusyReason", "s", doc: """
+                What the desktop says about it, as "app id: reason" (for example
+                "org.mozilla.firefox: Playing video"); "" when not busy or not said.
+                """, read: { .string(b.busyState.reason) }),
+            Property("DesktopEyeBreaks", "b", doc: """
+                GNOME's own eyesight break reminders are on too (org.gnome.desktop.break-reminders
+                selected-breaks has eyesight): two reminders for one break. Keep one of the two.
+                """, read: { .bool(b.desktopEyeBreaks) }),
             Property("ConfigProblems", "as", doc: """
                 The lines of the config file that could not be used, one sentence each as
                 "file:line: error: ..." (or warning, for text that changes nothing); [] when the
@@ -175,6 +194,8 @@ enum ReminderInterface {
             return head + " Local time; an end before the start spans midnight. Default \"\"."
         case .dndPolicy:
             return head + " pause: no reminders during do-not-disturb, a full Interval after it ends; defer: keep counting and show a reminder that fell due when it ends; ignore. Default pause."
+        case .busyPolicy:
+            return head + " In a call, a screen share or a video (see Busy): defer: keep counting and show a reminder that fell due two minutes (scaled like Interval) after it ends; pause: no reminders while busy, a full Interval after it ends; ignore. Time while busy never counts as a natural break. Default defer."
         case .statusItem:
             return head + " true: a ring counting down to the next break, with a menu, in panels that show StatusNotifierItems (registered with org.kde.StatusNotifierWatcher while one runs); false: none. Default true."
         default:

@@ -121,13 +121,32 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(f.stateWords(weekend, now: at(12, 0, on: day.adding(days: 1))) == "inactive (weekend)")
     }
 
+    @Test func busyShowsItsSourceAndReasonOnlyWhileBusy() {
+        let free = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        #expect(!f.text(free, now: now).contains("Busy"))
+        var busy = free
+        busy.apply(["Busy": .bool(true), "BusySource": .string("video"), "BusyReason": .string("org.mozilla.firefox: Playing video")])
+        #expect(f.text(busy, now: now).hasSuffix("Do not disturb: off\nBusy:           video (org.mozilla.firefox: Playing video)\n"))
+        busy.apply(["BusyReason": .string("")])
+        #expect(f.text(busy, now: now).hasSuffix("Busy:           video\n"))
+        let paused = status("paused") { $0.pauseReason = "busy"; $0.busy = true; $0.busySource = "video" }
+        #expect(f.text(paused, now: now).hasPrefix("State:          paused during a call or video\nPaused until:   the call or video ends\n"))
+        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false}"#))
+        var both = free
+        both.apply(["DesktopEyeBreaks": .bool(true)])
+        #expect(f.text(both, now: now).hasSuffix(
+            "GNOME breaks:   eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare\n"))
+        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true}"#))
+    }
+
     @Test func statusJSONShape() {
         let s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
         #expect(f.json(s, now: now).text == """
             {"running":true,"state":"waiting","pause_reason":"","next_break":"2024-11-29T14:32:30+01:00","next_break_us":1732887150000000,\
             "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
             "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
-            "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[]}
+            "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[],\
+            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false}
             """)
         #expect(f.json(nil, now: now).text == #"{"running":false,"now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}"#)
         #expect(f.waybar(nil, now: now).text

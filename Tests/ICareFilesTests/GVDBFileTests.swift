@@ -54,6 +54,34 @@ import Testing
         #expect(empty.boolean(at: "") == nil)
     }
 
+    /// String arrays (`as`) as the real `dconf compile` writes them: GNOME's
+    /// break-reminders key, an empty list, and one long enough for 2-byte offsets.
+    @Test func stringArrays() throws {
+        let long = (0..<40).map { "break-\($0)" }
+        let db = try GVDBFile(bytes: DconfCompile.database([
+            "k": """
+                [org/gnome/desktop/break-reminders]
+                selected-breaks=['movement', 'eyesight']
+
+                [org/example]
+                none=@as []
+                one=['eyesight']
+                long=[\(long.map { "'\($0)'" }.joined(separator: ", "))]
+                text='eyesight'
+                """,
+        ]))
+        #expect(db.value(at: "/org/gnome/desktop/break-reminders/selected-breaks")?.strings == ["movement", "eyesight"])
+        #expect(db.value(at: "/org/example/none")?.strings == [])
+        #expect(db.value(at: "/org/example/one")?.strings == ["eyesight"])
+        #expect(db.value(at: "/org/example/long")?.strings == long)
+        #expect(db.value(at: "/org/example/text")?.strings == nil)
+        #expect(db.value(at: "/org/gnome/desktop/notifications/application-children")?.strings == nil)
+        // Damaged tables are refused, never read out of bounds.
+        for bytes: [UInt8] in [[0x61, 0x00, 0x05], [0x61, 0x00, 0x01, 0x00], [0x61, 0x62, 0x02], [0x07]] {
+            #expect(GVariantValue(variant: ArraySlice(bytes + [0, UInt8(ascii: "a"), UInt8(ascii: "s")]))?.strings == nil, "\(bytes)")
+        }
+    }
+
     @Test func otherTypesAndNearMissesAreNotBooleans() throws {
         let db = try GVDBFile(bytes: DconfCompile.database(Self.desktops))
         #expect(db.value(at: "/org/mate/notification-daemon/popup-location")?.string == "top_right")

@@ -30,6 +30,14 @@ import Testing
         #expect(paths.stateDirectory == "/home/ada/.local/state/icare")
     }
 
+    @Test func theRuntimeFolderIsOnlyWhereXDGRuntimeDirSaysSo() throws {
+        #expect(try XDGPaths(environment: ["HOME": "/home/ada", "XDG_RUNTIME_DIR": "/run/user/1000/"]).runtimeDirectory
+                == "/run/user/1000/icare")
+        #expect(try XDGPaths(environment: ["HOME": "/home/ada"]).runtimeDirectory == nil, "no default under HOME")
+        #expect(try XDGPaths(environment: ["HOME": "/home/ada", "XDG_RUNTIME_DIR": "run/user"]).runtimeDirectory == nil)
+        #expect(try XDGPaths(environment: ["HOME": "/home/ada", "XDG_RUNTIME_DIR": "/"]).runtimeDirectory == nil)
+    }
+
     @Test func homeIsNeededOnlyForDefaults() throws {
         let paths = try XDGPaths(environment: ["XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s"])
         #expect(paths.configDirectory == "/c/icare")

@@ -80,6 +80,10 @@ import TestSupport
         #expect(try s.number("SkippedToday") == 0)
         #expect(try s.number("NextBreak") == next)
         #expect(try s.call("GetHistory", "tt", "0", "9223372036854775807").stdout == "a(tsu) 0\n")
+        // Failing again and again keeps no file open.
+        let files = try HostileClient.settledOpenFiles(s)
+        for _ in 0..<30 { #expect(try s.call("Skip").status != 0) }
+        #expect(try HostileClient.settlesAt(files, s), "open files: \((try? HostileClient.openFiles(s)) ?? -1), before: \(files)")
     }
 
     @Test func aTenMegabyteDayKeepsItsGenuineRecordsCountedAndReadable() throws {
@@ -111,10 +115,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: s.configDirectory, withIntermediateDirectories: true)
         try "Interval = 15m\n".write(toFile: s.configDirectory + "/config", atomically: true, encoding: .utf8)
         #expect(chmod(s.configDirectory, 0) == 0)
-        // root reads any folder: without the capabilities that allow it, root is held to the modes like anyone.
-        if getuid() == 0 {
-            s.launcher = [try Subprocess.which("setpriv"), "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
-        }
+        if getuid() == 0 { s.launcher = Self.heldToTheModes }
         try s.start()
         #expect(s.log.contains("\(s.configDirectory)/config: error: The file could not be read (open(\(s.configDirectory)/config): Permission denied); the defaults apply."), "log:\n\(s.log)")
         #expect(s.log.contains("Cannot watch \(s.configDirectory) for edits of the config file (sd_event_add_inotify(\(s.configDirectory)): Permission denied)"), "log:\n\(s.log)")
@@ -147,6 +148,28 @@ import TestSupport
         #expect(r.status != 0)
         #expect(r.stderr.contains("ActiveHours cannot start and end at the same time; leave it empty to be reminded at any hour."), "\(r)")
     }
+
+    @Test func anUnreadableStateFolderIsNamedAndNothingIsReportedDoneThatWasNot() throws {
+        let s = try ServiceHarness(start: false)
+        defer {
+            chmod(s.stateDirectory, 0o700)
+            s.stop()
+        }
+        try FileManager.default.createDirectory(atPath: s.stateDirectory + "/history", withIntermediateDirectories: true)
+        #expect(chmod(s.stateDirectory, 0) == 0)
+        if getuid() == 0 { s.launcher = Self.heldToTheModes }
+        try s.start()
+        #expect(s.log.contains("\(s.stateDirectory)/state: open(\(s.stateDirectory)/state): Permission denied; starting a fresh interval."), "log:\n\(s.log)")
+        #expect(s.log.contains("\(s.stateDirectory)/history/"), "log:\n\(s.log)")
+        let skip = try s.call("Skip")
+        #expect(skip.status != 0 && skip.stderr.contains("Permission denied"), "\(skip)")
+        #expect(try s.number("SkippedToday") == 0)
+        #expect(s.process?.isRunning == true)
+    }
+
+    /// Runs icared as root without the capabilities that let root read any
+    /// folder, so root is held to the modes like anyone.
+    static let heldToTheModes = ["/usr/bin/setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
 
     /// The UTC day of `date` as the history names its files.
     static func utcDay(_ date: Date) -> String {

@@ -141,7 +141,7 @@ import TestSupport
         let all = try Subprocess.run(["gdbus", "call", "--session", "--dest", "org.icare.Reminder", "--object-path", "/org/icare/Reminder",
                                       "--method", "org.freedesktop.DBus.Properties.GetAll", "org.icare.Reminder"], environment: s.environment)
         for name in ["State", "PauseReason", "NextBreak", "BreakEnds", "PausedUntil", "CompletedToday", "SkippedToday", "DoNotDisturb",
-                     "DoNotDisturbSource", "Version", "TimeScale", "Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "StatusItem"] {
+                     "DoNotDisturbSource", "Busy", "BusySource", "BusyReason", "DesktopEyeBreaks", "Version", "TimeScale", "Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy", "StatusItem"] {
             #expect(all.stdout.contains("'\(name)': <"), "GetAll lacks \(name): \(all.stdout)")
         }
         // An empty interface name means org.icare.Reminder.
@@ -154,14 +154,15 @@ import TestSupport
         #expect(try s.number("NextBreak") == before + 300_000_000, "changing Interval moves NextBreak to the interval start + the new value")
         for (name, sig, value, shown) in [("BreakDuration", "u", "10", "u 10"), ("SnoozeDuration", "u", "600", "u 600"),
                                           ("ActiveHours", "s", "22:00-06:00", "s \"22:00-06:00\""), ("WeekdaysOnly", "b", "true", "b true"),
-                                          ("DndPolicy", "s", "defer", "s \"defer\""), ("Sound", "b", "false", "b false")] {
+                                          ("DndPolicy", "s", "defer", "s \"defer\""), ("Sound", "b", "false", "b false"),
+                                          ("BusyPolicy", "s", "pause", "s \"pause\"")] {
             let r = try s.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder", name, sig, value])
             #expect(r.status == 0, "\(name): \(r)")
             #expect(try s.property(name) == shown)
         }
         #expect(waitUntil {
             let changed = Set(monitor.changedProperties)
-            return ["Interval", "NextBreak", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound"].allSatisfy(changed.contains)
+            return ["Interval", "NextBreak", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy"].allSatisfy(changed.contains)
         }, "PropertiesChanged seen: \(monitor.changedProperties)")
         #expect(try s.string("Version").isEmpty == false)
     }

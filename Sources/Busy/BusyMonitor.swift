@@ -1,0 +1,56 @@
+import DBusKit
+import SystemdKit
+
+/// Whether the person is in a call, sharing the screen or watching a video,
+/// summed from every source into one `BusyState`: today the desktop's idle
+/// inhibitors (GNOME's session manager, Plasma's PowerDevil), each followed
+/// through its own change signals. The first busy source in that order
+/// speaks; a missing source is logged once and the rest keeps working.
+public final class BusyMonitor {
+    /// The summed state, as last reported.
+    public private(set) var state = BusyState.free
+    /// Runs on every change of `state`.
+    public var onChange: ((BusyState) -> Void)?
+    private let log: Log
+    private var sources: [any InhibitorSource] = []
+    /// Sources already logged as missing, and problems already logged (once each).
+    private var logged: Set<String> = []
+
+    public init(session: Connection, log: Log) {
+        self.log = log
+        sources = [
+            GnomeSessionSource(connection: session) { [unowned self] in self.problem("GNOME's session manager", $0) },
+            PowerDevilSource(connection: session) { [unowned self] in self.problem("Plasma's PowerDevil", $0) },
+        ]
+    }
+
+    /// The sources found on the bus, by name (tests and the log read this).
+    public var sourcesFound: [String] { sources.filter { $0.present == true }.map(\.name) }
+
+    public func start() {
+        for source in sources {
+            source.onChange = { [unowned self, unowned source] in self.changed(source) }
+            source.start()
+        }
+    }
+
+    private func changed(_ source: any InhibitorSource) {
+        if source.present == false, logged.insert("missing \(source.name)").inserted {
+            log.info("Busy: \(source.name) is not on the session bus; its inhibitors are watched once it appears (logged once).")
+        }
+        let next = sources.map(\.state).first(where: \.active) ?? .free
+        guard next != state else { return }
+        state = next
+        if next.active {
+            log.info("Busy (\(next.source)): \(Log.escaped(next.reason.isEmpty ? "no reason given" : next.reason)).")
+        } else {
+            log.info("No longer busy.")
+        }
+        onChange?(next)
+    }
+
+    private func problem(_ source: String, _ detail: String) {
+        guard logged.insert("\(source): \(detail)").inserted else { return }
+        log.warning("Busy: \(source): \(Log.escaped(detail)); ignoring it (logged once).")
+    }
+}

@@ -1,0 +1,24 @@
+import Busy
+import DBusKit
+
+/// Calls, screen shares and videos: the `Busy` target's monitor, wired to the engine and the properties.
+extension Daemon {
+    /// Starts the busy monitor; each missing source is logged once by it.
+    func startBusyMonitor(_ bus: Connection) {
+        let busy = BusyMonitor(session: bus, log: log)
+        busyMonitor = busy
+        busy.onChange = { [unowned self] state in
+            if self.desktopKnown { self.busyChanged(state) }
+        }
+        busy.start()
+    }
+
+    /// Shows the new busy state and tells the engine, in one `PropertiesChanged`.
+    func busyChanged(_ state: BusyState) {
+        let announce = { () -> Void in
+            self.busyState = state
+            self.deliver(.busy(state.active))
+        }
+        if let object { object.trackingChanges(announce) } else { announce() }
+    }
+}

@@ -1,0 +1,15 @@
+import DesktopBreaks
+import DoNotDisturb
+
+/// GNOME's own eyesight breaks: shown as `DesktopEyeBreaks`, said once in the log by the watcher.
+extension Daemon {
+    func followDesktopEyeBreaks(_ dnd: DndMonitor) {
+        let eyes = DesktopEyeBreaks(log: log)
+        eyeBreaks = eyes
+        eyes.onChange = { [unowned self] on in
+            let announce = { () -> Void in self.desktopEyeBreaks = on }
+            if let object = self.object { object.trackingChanges(announce) } else { announce() }
+        }
+        eyes.follow(dnd)
+    }
+}

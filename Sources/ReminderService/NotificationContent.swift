@@ -1,0 +1,81 @@
+import DBusKit
+import ReminderCore
+
+/// The words, buttons and hints of each notification iCare shows, shaped by
+/// the server's profile (see `NotificationProfile`): one `Notify` call's
+/// arguments but the ids.
+struct NotificationContent: Equatable {
+    var summary: String
+    var body: String
+    /// Key and label pairs, flattened as `Notify` takes them.
+    var actions: [String]
+    var hints: [(String, DBusValue)]
+    /// expire_timeout in ms (0: until answered).
+    var timeout: Int32
+
+    static func == (a: NotificationContent, b: NotificationContent) -> Bool {
+        a.summary == b.summary && a.body == b.body && a.actions == b.actions && a.timeout == b.timeout
+    }
+
+    /// How long the "break complete" stays, in ms.
+    static let completeTimeout: Int32 = 5_000
+
+    private static func common(_ icon: NotificationIcon) -> [(String, DBusValue)] {
+        var hints: [(String, DBusValue)] = [("desktop-entry", .string(Texts.desktopEntry)), ("category", .string(Texts.category))]
+        if let path = icon.imagePath { hints.append(("image-path", .string(path))) }
+        return hints
+    }
+
+    /// `sound-name` when Sound is on; else ask the server for silence.
+    private static func sound(_ name: String, _ settings: Settings, quiet: Bool = false) -> (String, DBusValue) {
+        settings.sound && !quiet ? ("sound-name", .string(name)) : ("suppress-sound", .bool(true))
+    }
+
+    /// The reminder: Start, Snooze and Skip, each once; `default` (the body click) only where the server
+    /// takes it for the body and never draws it, with an empty label.
+    static func reminder(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon, quiet: Bool) -> NotificationContent {
+        let seconds = settings.breakDuration
+        let hints = common(icon) + [("urgency", .byte(1)), ("resident", .bool(true)), sound(Texts.reminderSound, settings, quiet: quiet)]
+        guard profile.actions else {
+            return NotificationContent(summary: Texts.reminderSummary, body: Texts.reminderBodyWithoutButtons(breakSeconds: seconds),
+                                       actions: [], hints: hints, timeout: 0)
+        }
+        var actions = profile.bodyClickStarts ? ["default", ""] : []
+        actions += ["start", Texts.startLabel, "snooze", Texts.snoozeLabel(seconds: settings.snoozeDuration), "skip", Texts.skipLabel]
+        return NotificationContent(summary: Texts.reminderSummary, body: Texts.reminderBody(breakSeconds: seconds),
+                                   actions: actions, hints: hints, timeout: 0)
+    }
+
+    /// The countdown: the seconds left in the summary on every server, the progress as `value` only where it
+    /// stays a bar under the text, and "End break".
+    static func countdown(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon,
+                          ends: Timestamp, now: Timestamp) -> NotificationContent {
+        let left = max(0, ends - now)
+        // The break's length; a BreakDuration changed during the break does not make it go backwards.
+        let total = max(Int64(settings.breakDuration) * Micro.second, left)
+        let secondsLeft = (left + Micro.second / 2) / Micro.second
+        var hints = common(icon) + [("urgency", .byte(1)), ("suppress-sound", .bool(true)), ("resident", .bool(true))]
+        if profile.progressHint {
+            let percent = total > 0 ? Int32(max(0, min(100, 100 - left * 100 / total))) : 100
+            hints.append(("value", .int32(percent)))
+        }
+        return NotificationContent(summary: Texts.countdownSummary(secondsLeft: secondsLeft), body: Texts.countdownBody,
+                                   actions: profile.actions ? ["end", Texts.endBreakLabel] : [], hints: hints, timeout: 0)
+    }
+
+    /// The brief "break complete".
+    static func complete(_ settings: Settings, _ icon: NotificationIcon, clock: String?) -> NotificationContent {
+        let hints = common(icon) + [("urgency", .byte(0)), ("transient", .bool(true)), sound(Texts.completeSound, settings)]
+        return NotificationContent(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: clock), actions: [],
+                                   hints: hints, timeout: completeTimeout)
+    }
+
+    /// What takes a notification away on a server where `CloseNotification` strands it: the same words,
+    /// no buttons, expiring at once.
+    static func vanishing(_ last: NotificationContent) -> NotificationContent {
+        NotificationContent(summary: last.summary, body: last.body, actions: [],
+                            hints: last.hints.filter { !["sound-name", "suppress-sound", "resident", "transient"].contains($0.0) }
+                                + [("suppress-sound", .bool(true)), ("transient", .bool(true))],
+                            timeout: 1)
+    }
+}

@@ -1,0 +1,57 @@
+/// How iCare draws its notifications on one notification server, chosen
+/// from the server's `GetServerInformation` and `GetCapabilities`.
+///
+/// What each server does with actions, `default`, hints and `replaces_id`:
+///
+/// | server (name) | seen where | what matters |
+/// | --- | --- | --- |
+/// | xfce4-notifyd 0.7.3 (`Xfce Notify Daemon`) | run under Xvfb | draws `default` as a button with its label; `value` turns the bubble into a bare gauge (no text, no buttons); a body click closes it (reason 2), no action |
+/// | notification-daemon 3.20 (`Notification Daemon`) | run under Xvfb | after a `CloseNotification` the bubble stays drawn and hides every later one; a replacement that expires does go away; `default` is not drawn; a body click does nothing |
+/// | dunst 1.9 (`dunst`) | run under Xvfb | lists every action, `default` too, in its context menu (`default` with an empty label as an empty line); `do_action` on a click opens that menu when there is no `default`; draws `value` as a bar under the text |
+/// | GNOME Shell (`gnome-shell`) | its source (notificationDaemon.js) | `default` is the body click and never a button; at most three buttons; no `value` |
+/// | Plasma (`Plasma`) | its source (libnotificationmanager) | `default` is the body click and never a button; `value` is not read |
+///
+/// Unknown servers get what is right on all of these: no `default`, no
+/// `value` (the seconds left are in the summary), `CloseNotification`.
+struct NotificationProfile: Equatable, Sendable {
+    enum Family: String, Equatable, Sendable {
+        case gnomeShell, plasma, xfce, notificationDaemon, dunst, mako, swaync, other
+    }
+
+    let family: Family
+    /// The server draws action buttons (the `actions` capability).
+    let actions: Bool
+    /// Send the `default` action (a body click starts the break), with an empty label.
+    let bodyClickStarts: Bool
+    /// Send the countdown's progress as the `value` hint.
+    let progressHint: Bool
+    /// Take a notification away by replacing it with one that expires at once
+    /// (`CloseNotification` strands the bubble on this server).
+    let closesByExpiring: Bool
+
+    /// The profile for a server; `name` is `GetServerInformation`'s first field ("" when it did not answer).
+    init(name: String, capabilities: Set<String>) {
+        let family = Self.family(name)
+        self.family = family
+        actions = capabilities.contains("actions")
+        switch family {
+        case .gnomeShell, .plasma, .mako, .swaync: bodyClickStarts = actions
+        case .xfce, .notificationDaemon, .dunst, .other: bodyClickStarts = false
+        }
+        progressHint = family == .dunst
+        closesByExpiring = family == .notificationDaemon
+    }
+
+    static func family(_ name: String) -> Family {
+        switch name.lowercased() {
+        case "gnome-shell": return .gnomeShell
+        case "plasma": return .plasma
+        case "xfce notify daemon": return .xfce
+        case "notification daemon": return .notificationDaemon
+        case "dunst": return .dunst
+        case "mako": return .mako
+        case "swaync", "swaynotificationcenter": return .swaync
+        default: return .other
+        }
+    }
+}
