@@ -34,6 +34,7 @@ enum StatusItemTexts {
             switch status.pauseReason {
             case .dnd: return tr("Paused — do not disturb")
             case .locked: return tr("Paused — screen locked")
+            case .busy: return tr("Paused — in a call or a video")
             default:
                 if status.pausedUntil > 0 { return tr("Paused until %s", clock(status.pausedUntil)) }
                 return tr("Paused")
