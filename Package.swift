@@ -47,14 +47,16 @@ let package = Package(
         .target(name: "DesktopBreaks", dependencies: ["DoNotDisturb", "ICareFiles", "SystemdKit"]),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
+        // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
+        .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "DesktopBreaks", "Localization"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem"]
         ),
         .executableTarget(name: "icared", dependencies: ["ReminderService"]),
         .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
         .executableTarget(name: "icarectl", dependencies: ["ICareCLI"]),
-        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit"]),
+        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
+        .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
     ],

@@ -20,6 +20,7 @@ packages="
   gettext locales
   libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
+  waybar grim
   dpkg-dev debhelper fakeroot lintian
   zsh fish
 "
@@ -47,6 +48,8 @@ packages="
 #                                             (scripts/wayland-protocols, its --check test)
 #   sway wtype                                a real headless compositor and a keyboard
 #                                             for the Wayland idle tests
+#   waybar grim                               a real StatusNotifierItem host (waybar's tray)
+#                                             on that sway, and screenshots of its bar
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
 #   zsh fish                                  the completion scripts, run in the real shells

@@ -194,3 +194,10 @@ final class ReplyBox {
     let handler: (Result<Message, DBusError>) -> Void
     init(_ handler: @escaping (Result<Message, DBusError>) -> Void) { self.handler = handler }
 }
+
+extension Connection {
+    /// Gives up a well-known name (dbus_bus_release_name); blocks for the reply.
+    public func releaseName(_ name: BusName) throws(DBusError) {
+        _ = try withCError { e in dbus_bus_release_name(raw, name.rawValue, &e) }
+    }
+}

@@ -28,7 +28,7 @@
 //
 // get --json, get KEY --json (only that key)
 //   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
-//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"BusyPolicy":"defer"}
+//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"BusyPolicy":"defer","StatusItem":true}
 //
 // history [DAY] --json
 //   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
@@ -72,7 +72,7 @@ public enum JSONShapes {
         ("get --json", [
             #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"#,
             #" "ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","#,
-            #" "Sound":true,"BusyPolicy":"defer"}"#,
+            #" "Sound":true,"BusyPolicy":"defer","StatusItem":true}"#,
         ]),
         ("history DAY --json", [
             #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"#,

@@ -49,6 +49,9 @@ enum ConfigTemplate {
             return ["In a call, a screen share or a full-screen video: defer (keep counting;",
                     "a reminder that falls due is shown two minutes after it ends), pause",
                     "(no reminders; a full interval after it ends) or ignore. Default: \(value)."]
+        case .statusItem:
+            return ["The ring in the panel (KDE, XFCE, waybar, GNOME with AppIndicator):",
+                    "true or false. Default: \(value)."]
         }
     }
 

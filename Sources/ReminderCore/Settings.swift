@@ -38,6 +38,8 @@ public struct Settings: Equatable, Sendable {
     public private(set) var sound: Bool = true
     /// What a call, a screen share or a video playing does.
     public private(set) var busyPolicy: BusyPolicy = .defer
+    /// The ring in the panel (a StatusNotifierItem) while a panel shows such items.
+    public private(set) var statusItem: Bool = true
 
     /// The defaults of `docs/interface.md`.
     public init() {}
@@ -53,6 +55,7 @@ public struct Settings: Equatable, Sendable {
         case .dndPolicy: return .string(dndPolicy.rawValue)
         case .sound: return .bool(sound)
         case .busyPolicy: return .string(busyPolicy.rawValue)
+        case .statusItem: return .bool(statusItem)
         }
     }
 
@@ -79,6 +82,7 @@ public struct Settings: Equatable, Sendable {
         case (.busyPolicy, .string(let s)):
             guard let p = BusyPolicy(rawValue: s) else { throw SettingError(key: key, reason: key.allowed) }
             busyPolicy = p
+        case (.statusItem, .bool(let b)): statusItem = b
         default:
             throw SettingError(key: key, reason: tr("%s takes a value of type '%s'.", key.name, key.signature))
         }
@@ -117,6 +121,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case dndPolicy = "DndPolicy"
     case sound = "Sound"
     case busyPolicy = "BusyPolicy"
+    case statusItem = "StatusItem"
 
     /// The D-Bus property name.
     public var name: String { rawValue }
@@ -133,7 +138,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .interval, .breakDuration, .snoozeDuration: return "u"
         case .activeHours, .dndPolicy, .busyPolicy: return "s"
-        case .weekdaysOnly, .sound: return "b"
+        case .weekdaysOnly, .sound, .statusItem: return "b"
         }
     }
 
@@ -161,6 +166,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .dndPolicy: return trLater("DndPolicy must be one of pause, defer or ignore.")
         case .sound: return trLater("Sound must be true or false.")
         case .busyPolicy: return trLater("BusyPolicy must be one of defer, pause or ignore.")
+        case .statusItem: return trLater("StatusItem must be true or false.")
         }
     }
 

@@ -8,6 +8,7 @@ import DoNotDisturb
 import Busy
 import DesktopBreaks
 import Presence
+import StatusItem
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
 /// and the adapters that feed it events and carry out its effects.
@@ -39,6 +40,7 @@ public final class Daemon {
     private(set) var configProblems: [String] = []
     var exitCode: Int32 = 0
     var notifier: Notifier?
+    var statusItem: StatusItem?
     var dnd: DndMonitor?
     var presence: PresenceMonitor?
     var busyMonitor: BusyMonitor?
@@ -186,6 +188,7 @@ public final class Daemon {
             self.object = object
             bus.export(object)
             startNotifier(bus)
+            startStatusItem(bus)
             startDesktopWatchers(bus)
             startWithDesktopKnown()
             switch try bus.requestName(ReminderInterface.busName) {

@@ -196,6 +196,8 @@ enum ReminderInterface {
             return head + " pause: no reminders during do-not-disturb, a full Interval after it ends; defer: keep counting and show a reminder that fell due when it ends; ignore. Default pause."
         case .busyPolicy:
             return head + " In a call, a screen share or a video (see Busy): defer: keep counting and show a reminder that fell due two minutes (scaled like Interval) after it ends; pause: no reminders while busy, a full Interval after it ends; ignore. Time while busy never counts as a natural break. Default defer."
+        case .statusItem:
+            return head + " true: a ring counting down to the next break, with a menu, in panels that show StatusNotifierItems (registered with org.kde.StatusNotifierWatcher while one runs); false: none. Default true."
         default:
             return head + " Default \(defaults.value(of: key))."
         }

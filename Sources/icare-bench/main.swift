@@ -8,6 +8,8 @@ import SystemdKit
 //   spawn N ICARED     spawn → org.icare.Reminder owned, N times
 //   countdown SECONDS  acts as a notification server; measures countdown updates
 //   gethistory N FROM TO   GetHistory round trips
+//   watcher SECONDS    a StatusNotifierWatcher that counts registrations and NewIcon signals
+//   render N           the ring renderer's time per size
 
 func out(_ s: String) { _ = (s + "\n").withCString { write(1, $0, strlen($0)) } }
 func fail(_ s: String) -> Never { _ = ("icare-bench: " + s + "\n").withCString { write(2, $0, strlen($0)) }; exit(1) }
@@ -176,5 +178,7 @@ case ("roundtrip", 3): roundtrip(Int(args[2]) ?? 5000)
 case ("spawn", 4): spawnTimes(Int(args[2]) ?? 20, args[3])
 case ("countdown", 3): countdown(UInt32(args[2]) ?? 30)
 case ("gethistory", 5): getHistory(Int(args[2]) ?? 1000, UInt64(args[3]) ?? 0, UInt64(args[4]) ?? 0)
-default: fail("usage: icare-bench roundtrip N | spawn N ICARED | countdown SECONDS | gethistory N FROM TO")
+case ("watcher", 3): sniWatcher(UInt64(args[2]) ?? 60)
+case ("render", 3): renderTimes(Int(args[2]) ?? 200)
+default: fail("usage: icare-bench roundtrip N | spawn N ICARED | countdown SECONDS | gethistory N FROM TO | watcher SECONDS | render N")
 }

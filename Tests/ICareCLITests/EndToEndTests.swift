@@ -37,7 +37,7 @@ import ReminderCore
             (["snooze", "soon"], "Error: 'soon' is not a duration; write a value like 90s, 5m or 1h30m.\nUsage: icarectl snooze [DURATION]\nSee 'icarectl snooze --help'.\n"),
             (["pause", "until", "25:00"], "Error: '25:00' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.\nUsage: icarectl pause [DURATION | until HH:MM | toggle]\nSee 'icarectl pause --help'.\n"),
             (["get", "intervl"], "Error: 'intervl' is not a setting. Did you mean 'Interval'?\nUsage: icarectl get [KEY] [--json]\nSee 'icarectl get --help'.\n"),
-            (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
+            (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["set", "sound", "loud"], "Error: Sound must be true or false.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["stauts"], "Error: 'stauts' is not a command. Did you mean 'status'?\nUsage: icarectl [COMMAND] [OPTIONS]\nSee 'icarectl --help' for the commands.\n"),
             (["history", "--days", "0"], "Error: --days takes a number of days from 1 to 366, not '0'.\nUsage: icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json]\nSee 'icarectl history --help'.\n"),
@@ -75,6 +75,7 @@ import ReminderCore
             DndPolicy       pause
             Sound           true
             BusyPolicy      defer
+            StatusItem      true
 
             """)
         let cases: [([String], String, String, String)] = [
@@ -96,7 +97,7 @@ import ReminderCore
         }
         #expect(try icarectl(h, ["get", "interval"]).stdout == "25m\n")
         #expect(try icarectl(h, ["get", "--json"]).stdout
-            == #"{"Interval":1500,"BreakDuration":30,"SnoozeDuration":600,"ActiveHours":"","WeekdaysOnly":true,"DndPolicy":"defer","Sound":false,"BusyPolicy":"pause"}"# + "\n")
+            == #"{"Interval":1500,"BreakDuration":30,"SnoozeDuration":600,"ActiveHours":"","WeekdaysOnly":true,"DndPolicy":"defer","Sound":false,"BusyPolicy":"pause","StatusItem":true}"# + "\n")
         #expect(try icarectl(h, ["get", "sound", "--json"]).stdout == #"{"Sound":false}"# + "\n")
     }
 

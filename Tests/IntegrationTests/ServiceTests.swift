@@ -141,7 +141,7 @@ import TestSupport
         let all = try Subprocess.run(["gdbus", "call", "--session", "--dest", "org.icare.Reminder", "--object-path", "/org/icare/Reminder",
                                       "--method", "org.freedesktop.DBus.Properties.GetAll", "org.icare.Reminder"], environment: s.environment)
         for name in ["State", "PauseReason", "NextBreak", "BreakEnds", "PausedUntil", "CompletedToday", "SkippedToday", "DoNotDisturb",
-                     "DoNotDisturbSource", "Busy", "BusySource", "BusyReason", "DesktopEyeBreaks", "Version", "TimeScale", "Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy"] {
+                     "DoNotDisturbSource", "Busy", "BusySource", "BusyReason", "DesktopEyeBreaks", "Version", "TimeScale", "Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy", "StatusItem"] {
             #expect(all.stdout.contains("'\(name)': <"), "GetAll lacks \(name): \(all.stdout)")
         }
         // An empty interface name means org.icare.Reminder.

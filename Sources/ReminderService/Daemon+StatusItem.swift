@@ -1,0 +1,30 @@
+import DBusKit
+import StatusItem
+
+extension Daemon {
+    /// The ring in the panel: fed after every change like the notifier;
+    /// its clicks take the same paths as a client's calls and `Properties.Set`.
+    func startStatusItem(_ bus: Connection) {
+        let item = StatusItem(bus: bus, loop: loop, log: log) { [unowned self] t in self.clockTime(t) }
+        statusItem = item
+        item.onAction = { [unowned self] action in
+            switch action {
+            case .event(let event):
+                self.deliver(event)
+            case .setting(let key, let value):
+                do {
+                    try self.changeSetting(key, to: value)
+                } catch {
+                    self.log.warning("The status item's menu could not change \(key.name): \(error)")
+                }
+            }
+        }
+        let previous = changeHook
+        changeHook = { [unowned self] in
+            previous?()
+            self.statusItem?.update(status: self.status, settings: self.engine.settings, timeScale: self.engine.timeScale)
+        }
+        item.update(status: status, settings: engine.settings, timeScale: engine.timeScale)
+        item.start()
+    }
+}

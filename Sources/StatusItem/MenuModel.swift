@@ -1,0 +1,90 @@
+import DBusKit
+import ReminderCore
+
+/// What a menu item does when clicked.
+public enum MenuAction: Equatable, Sendable {
+    /// An event for the engine (start, snooze, skip, pause, resume).
+    case event(ReminderEvent)
+    /// A setting changed the way `Properties.Set` changes it.
+    case setting(SettingKey, SettingValue)
+}
+
+/// One entry of the menu as dbusmenu describes it: an id, its properties
+/// (only those that differ from the defaults), children, and what a click does.
+struct MenuEntry {
+    let id: Int32
+    var properties: [(String, DBusValue)]
+    var children: [MenuEntry] = []
+    var action: MenuAction?
+
+    static func item(_ id: Int32, _ label: String, enabled: Bool = true, _ action: MenuAction?) -> MenuEntry {
+        var p: [(String, DBusValue)] = [("label", .string(label))]
+        if !enabled { p.append(("enabled", .bool(false))) }
+        return MenuEntry(id: id, properties: p, action: enabled ? action : nil)
+    }
+
+    static func toggle(_ id: Int32, _ label: String, radio: Bool, on: Bool, _ action: MenuAction) -> MenuEntry {
+        MenuEntry(id: id, properties: [("label", .string(label)), ("toggle-type", .string(radio ? "radio" : "checkmark")),
+                                       ("toggle-state", .int32(on ? 1 : 0))], action: action)
+    }
+
+    static func separator(_ id: Int32) -> MenuEntry {
+        MenuEntry(id: id, properties: [("type", .string("separator"))])
+    }
+
+    static func submenu(_ id: Int32, _ label: String, _ children: [MenuEntry]) -> MenuEntry {
+        MenuEntry(id: id, properties: [("label", .string(label)), ("children-display", .string("submenu"))], children: children)
+    }
+
+    /// This entry and every entry below it.
+    var all: [MenuEntry] { [self] + children.flatMap(\.all) }
+}
+
+/// The menu for a status and the settings: the controls, today's tally,
+/// and the settings as radio and check items. Ids are fixed per entry so
+/// that a click on a menu shown a moment ago still means the same thing.
+enum MenuModel {
+    static let intervals: [UInt32] = [15, 20, 25, 30, 45]
+    static let breakLengths: [UInt32] = [10, 20, 30]
+    static let snoozeLengths: [UInt32] = [5, 10, 15]
+
+    static func root(_ status: ReminderStatus, _ settings: Settings) -> MenuEntry {
+        let state = status.state
+        let running = state == .waiting || state == .snoozed || state == .due
+        let userPaused = state == .paused && status.pauseReason == .user
+        var items: [MenuEntry] = [
+            .item(1, StatusItemTexts.startBreak, enabled: running, .event(.startBreak)),
+            .item(2, StatusItemTexts.snooze(seconds: settings.snoozeDuration), enabled: state == .due, .event(.snooze(seconds: 0))),
+            .item(3, StatusItemTexts.skip, enabled: state == .due || state == .break, .event(.skip)),
+            .separator(4),
+            .item(5, StatusItemTexts.pause30, enabled: !userPaused, .event(.pause(seconds: 1800))),
+            .item(6, StatusItemTexts.pause60, enabled: !userPaused, .event(.pause(seconds: 3600))),
+            .item(7, StatusItemTexts.pauseUntilResumed, enabled: !userPaused, .event(.pause(seconds: 0))),
+            .item(8, StatusItemTexts.resume, enabled: userPaused, .event(.resume)),
+            .separator(9),
+            .item(10, StatusItemTexts.tally(status), enabled: false, nil),
+            .separator(11),
+        ]
+        items.append(.submenu(12, StatusItemTexts.interval, intervals.enumerated().map { i, m in
+            .toggle(120 + Int32(i), StatusItemTexts.minutes(m), radio: true, on: settings.interval == m * 60,
+                    .setting(.interval, .uint(m * 60)))
+        }))
+        items.append(.submenu(13, StatusItemTexts.breakLength, breakLengths.enumerated().map { i, s in
+            .toggle(130 + Int32(i), StatusItemTexts.seconds(s), radio: true, on: settings.breakDuration == s,
+                    .setting(.breakDuration, .uint(s)))
+        }))
+        items.append(.submenu(14, StatusItemTexts.snoozeLength, snoozeLengths.enumerated().map { i, m in
+            .toggle(140 + Int32(i), StatusItemTexts.minutes(m), radio: true, on: settings.snoozeDuration == m * 60,
+                    .setting(.snoozeDuration, .uint(m * 60)))
+        }))
+        items.append(.toggle(15, StatusItemTexts.weekdaysOnly, radio: false, on: settings.weekdaysOnly,
+                             .setting(.weekdaysOnly, .bool(!settings.weekdaysOnly))))
+        items.append(.toggle(16, StatusItemTexts.sound, radio: false, on: settings.sound,
+                             .setting(.sound, .bool(!settings.sound))))
+        items.append(.submenu(17, StatusItemTexts.doNotDisturb, DndPolicy.allCases.enumerated().map { i, p in
+            .toggle(170 + Int32(i), StatusItemTexts.policy(p), radio: true, on: settings.dndPolicy == p,
+                    .setting(.dndPolicy, .string(p.rawValue)))
+        }))
+        return MenuEntry(id: 0, properties: [("children-display", .string("submenu"))], children: items)
+    }
+}

@@ -1,0 +1,179 @@
+import Glibc
+import DBusKit
+import SystemdKit
+import ReminderCore
+
+/// iCare's StatusNotifierItem: shown while a watcher owns
+/// `org.kde.StatusNotifierWatcher` and the item is enabled, registered
+/// again whenever the watcher's owner changes, and gone (no object, no
+/// name, no timer) otherwise. Fed by the daemon with the engine's status,
+/// like the notifier; clicks come back as `MenuAction`s.
+public final class StatusItem {
+    static let itemPath = ObjectPath("/StatusNotifierItem")
+    static let menuPath = ObjectPath("/StatusNotifierItem/Menu")
+    static let watcherName = BusName("org.kde.StatusNotifierWatcher")
+    static let iconName = "org.icare.Reminder"
+
+    let bus: Connection
+    let loop: EventLoop
+    let log: Log
+    let clock: (Timestamp) -> String
+    /// The item's own bus name; releasing it is how a watcher learns the item is gone.
+    let itemName: BusName
+    /// A click that should change the engine or a setting.
+    public var onAction: ((MenuAction) -> Void)?
+
+    private var enabled = true
+    private var watcherOwner: String?
+    private var watch: NameWatch?
+    private var shown = false
+    private var status = ReminderStatus(state: .inactive)
+    private var settings = Settings()
+    private var timeScale = TimeScale.real
+    private(set) var face = RingFace(look: .inactive, fraction: 0, secondsLeft: nil, nextStep: nil)
+    private(set) var pixmaps: DBusValue = .array(element: "(iiay)", [])
+    private(set) var tooltip = ""
+    private(set) var label = ""
+    private var itemObject: ExportedObject?
+    private var menu: StatusMenu?
+    private var stepTimer: EventSource?
+
+    public init(bus: Connection, loop: EventLoop, log: Log, clock: @escaping (Timestamp) -> String) {
+        self.bus = bus
+        self.loop = loop
+        self.log = log
+        self.clock = clock
+        itemName = BusName("org.kde.StatusNotifierItem-\(getpid())-1")
+    }
+
+    /// Starts following the watcher's name.
+    public func start() {
+        watch = bus.watchName(StatusItem.watcherName) { [unowned self] owner in
+            self.watcherOwner = owner
+            self.reconcile(registerAgain: true)
+        }
+    }
+
+    /// The engine's status changed (or its settings); the `StatusItem`
+    /// setting turns the item on or off at once.
+    public func update(status: ReminderStatus, settings: Settings, timeScale: TimeScale) {
+        self.status = status
+        self.settings = settings
+        self.timeScale = timeScale
+        if settings.statusItem != enabled {
+            enabled = settings.statusItem
+            reconcile(registerAgain: false)
+            return
+        }
+        guard shown else { return }
+        refresh()
+        menu?.update(status: status, settings: settings)
+    }
+
+    var itemStatus: String { status.state == .due ? "NeedsAttention" : "Active" }
+
+    func activate() {
+        if status.state == .due { onAction?(.event(.startBreak)) }
+    }
+
+    // MARK: showing and hiding
+
+    private func reconcile(registerAgain: Bool) {
+        let want = enabled && watcherOwner != nil
+        if want && !shown { show() } else if !want && shown { hide() } else if want && registerAgain { register() }
+    }
+
+    private func show() {
+        let menu = StatusMenu(status: status, settings: settings)
+        menu.onAction = { [unowned self] action in self.onAction?(action) }
+        let menuObject = ExportedObject(path: StatusItem.menuPath, interfaces: [menu.describe()])
+        menu.object = menuObject
+        let item = ExportedObject(path: StatusItem.itemPath, interfaces: [ItemInterface.describe(self)])
+        self.menu = menu
+        itemObject = item
+        shown = true
+        refresh(announce: false)
+        bus.export(item)
+        bus.export(menuObject)
+        do {
+            _ = try bus.requestName(itemName)
+        } catch {
+            log.warning("Could not own \(itemName) for the status item: \(error)")
+        }
+        register()
+    }
+
+    private func hide() {
+        shown = false
+        stepTimer?.cancel()
+        stepTimer = nil
+        bus.unexport(StatusItem.itemPath)
+        bus.unexport(StatusItem.menuPath)
+        itemObject = nil
+        menu = nil
+        guard bus.isConnected else { return }
+        do { try bus.releaseName(itemName) } catch { log.warning("Could not release \(itemName): \(error)") }
+    }
+
+    private func register() {
+        guard let owner = watcherOwner else { return }
+        let call = Message.methodCall(destination: BusName(owner), path: ObjectPath("/StatusNotifierWatcher"),
+                                      interface: InterfaceName("org.kde.StatusNotifierWatcher"),
+                                      member: MemberName("RegisterStatusNotifierItem"), arguments: [.string(itemName.rawValue)])
+        bus.call(call, timeoutMs: 5_000) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success: self.log.info("The status item is in the panel (registered with \(owner)).")
+            case .failure(let e): self.log.warning("The panel's watcher refused the status item: \(e)")
+            }
+        }
+    }
+
+    // MARK: the face
+
+    /// Works out the face for now; redraws and announces what changed; arms the next step.
+    private func refresh(announce: Bool = true) {
+        let now = Timestamp(Clock.realtime.now())
+        let next = RingFace.of(status, now: now, interval: timeScale.wait(settings.interval),
+                               snooze: timeScale.wait(settings.snoozeDuration),
+                               breakLength: Micro.seconds(settings.breakDuration))
+        let oldStatus = itemStatus, oldTip = tooltip, oldLabel = label, oldFace = face
+        let iconChanged = next.look != oldFace.look || next.fraction != oldFace.fraction || pixmapsEmpty
+        face = next
+        if iconChanged { pixmaps = StatusItem.render(next) }
+        tooltip = StatusItemTexts.tooltip(status, clock: clock)
+        label = StatusItemTexts.label(next)
+        arm(next.nextStep)
+        guard announce, let item = itemObject else { return }
+        if iconChanged { item.emit(ItemInterface.name, "NewIcon") }
+        if tooltip != oldTip { item.emit(ItemInterface.name, "NewToolTip") }
+        if label != oldLabel { item.emit(ItemInterface.name, "XAyatanaNewLabel", [.string(label), .string("88 min")]) }
+        if itemStatus != oldStatus || oldFace.look != next.look {
+            item.emit(ItemInterface.name, "NewStatus", [.string(itemStatus)])
+        }
+    }
+
+    private var pixmapsEmpty: Bool { pixmaps.array?.isEmpty ?? true }
+
+    static func render(_ face: RingFace) -> DBusValue {
+        .array(element: "(iiay)", RingRenderer.sizes.map { size in
+            let image = RingRenderer.render(size: size, fraction: face.fraction, look: face.look)
+            return .structure([.int32(Int32(size)), .int32(Int32(size)), .array(element: "y", image.bytes.map { .byte($0) })])
+        })
+    }
+
+    /// One realtime timer, on only while the ring has a next step and the item is shown.
+    private func arm(_ at: Timestamp?) {
+        guard shown, let at else {
+            stepTimer?.setEnabled(.off)
+            return
+        }
+        if stepTimer == nil {
+            stepTimer = try? loop.addTimer(clock: .realtime, at: UInt64(max(0, at)), accuracy: 1_000) { [unowned self] in
+                self.refresh()
+            }
+        }
+        stepTimer?.setTime(UInt64(max(0, at)))
+        stepTimer?.setEnabled(.oneshot)
+    }
+}

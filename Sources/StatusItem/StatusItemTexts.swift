@@ -1,0 +1,77 @@
+import ReminderCore
+import Localization
+
+/// The words of the status item: its tooltip, label and menu. Short and
+/// friendly; every one goes through gettext.
+enum StatusItemTexts {
+    static let title = "iCare"
+
+    /// The text beside the icon: the time to the next break, or the break's seconds.
+    static func label(_ face: RingFace) -> String {
+        guard let seconds = face.secondsLeft else { return face.look == .due ? tr("Break due") : "" }
+        if face.look == .break {
+            // TRANSLATORS: beside the panel icon during a break; s is seconds.
+            return tr("%d s", seconds)
+        }
+        // TRANSLATORS: beside the panel icon: minutes to the next break (rounded up).
+        return tr("%d min", max(1, (seconds + 59) / 60))
+    }
+
+    /// The tooltip's text: the full status and today's tally.
+    static func tooltip(_ status: ReminderStatus, clock: (Timestamp) -> String) -> String {
+        let tally = tr("%d completed, %d skipped today", status.completedToday, status.skippedToday)
+        switch status.state {
+        case .waiting:
+            // TRANSLATORS: the panel icon's tooltip; %s is a clock time, then today's tally.
+            return tr("Next break at %s · %s", clock(status.nextBreak), tally)
+        case .snoozed:
+            return tr("Snoozed until %s · %s", clock(status.nextBreak), tally)
+        case .due:
+            return tr("Time for an eye break · %s", tally)
+        case .break:
+            return tr("Break until %s · %s", clock(status.breakEnds), tally)
+        case .paused:
+            switch status.pauseReason {
+            case .dnd: return tr("Paused — do not disturb")
+            case .locked: return tr("Paused — screen locked")
+            case .busy: return tr("Paused — in a call or a video")
+            default:
+                if status.pausedUntil > 0 { return tr("Paused until %s", clock(status.pausedUntil)) }
+                return tr("Paused")
+            }
+        case .inactive:
+            if status.nextBreak > 0 { return tr("Outside active hours · next break at %s", clock(status.nextBreak)) }
+            return tr("Outside active hours")
+        }
+    }
+
+    // The menu.
+    static var startBreak: String { tr("Start break now") }
+    static func snooze(seconds: UInt32) -> String {
+        // TRANSLATORS: a menu item; min is minutes.
+        seconds % 60 == 0 ? tr("Snooze %d min", seconds / 60) : tr("Snooze %d s", seconds)
+    }
+    static var skip: String { tr("Skip this break") }
+    static var pause30: String { tr("Pause for 30 min") }
+    static var pause60: String { tr("Pause for 1 hour") }
+    static var pauseUntilResumed: String { tr("Pause until resumed") }
+    static var resume: String { tr("Resume") }
+    static func tally(_ status: ReminderStatus) -> String {
+        tr("Today: %d completed, %d skipped", status.completedToday, status.skippedToday)
+    }
+    static var interval: String { tr("Break every") }
+    static func minutes(_ m: UInt32) -> String { tr("%d min", m) }
+    static var breakLength: String { tr("Break length") }
+    static func seconds(_ s: UInt32) -> String { tr("%d s", s) }
+    static var snoozeLength: String { tr("Snooze length") }
+    static var weekdaysOnly: String { tr("Weekdays only") }
+    static var sound: String { tr("Sound") }
+    static var doNotDisturb: String { tr("When do not disturb is on") }
+    static func policy(_ p: DndPolicy) -> String {
+        switch p {
+        case .pause: return tr("Pause reminders")
+        case .defer: return tr("Hold reminders until it ends")
+        case .ignore: return tr("Remind as usual")
+        }
+    }
+}

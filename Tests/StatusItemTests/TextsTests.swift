@@ -1,0 +1,35 @@
+@testable import StatusItem
+import ReminderCore
+import Testing
+
+/// The tooltip and the label beside the icon, in every state (English: no catalog is set up here).
+@Suite struct StatusItemTextsTests {
+    static func clock(_ t: Timestamp) -> String { t == 0 ? "?" : "14:20" }
+
+    @Test func tooltipsSayTheFullStatus() {
+        func tip(_ s: ReminderStatus) -> String { StatusItemTexts.tooltip(s, clock: Self.clock) }
+        #expect(tip(ReminderStatus(state: .waiting, nextBreak: 1, completedToday: 5, skippedToday: 1))
+            == "Next break at 14:20 · 5 completed, 1 skipped today")
+        #expect(tip(ReminderStatus(state: .snoozed, nextBreak: 1)) == "Snoozed until 14:20 · 0 completed, 0 skipped today")
+        #expect(tip(ReminderStatus(state: .due)) == "Time for an eye break · 0 completed, 0 skipped today")
+        #expect(tip(ReminderStatus(state: .break, breakEnds: 1)) == "Break until 14:20 · 0 completed, 0 skipped today")
+        #expect(tip(ReminderStatus(state: .paused, pauseReason: .dnd)) == "Paused — do not disturb")
+        #expect(tip(ReminderStatus(state: .paused, pauseReason: .locked)) == "Paused — screen locked")
+        #expect(tip(ReminderStatus(state: .paused, pauseReason: .busy)) == "Paused — in a call or a video")
+        #expect(tip(ReminderStatus(state: .paused, pauseReason: .user, pausedUntil: 1)) == "Paused until 14:20")
+        #expect(tip(ReminderStatus(state: .paused, pauseReason: .user)) == "Paused")
+        #expect(tip(ReminderStatus(state: .inactive, nextBreak: 1)) == "Outside active hours · next break at 14:20")
+    }
+
+    @Test func theLabelIsTheTimeLeft() {
+        func label(_ look: RingLook, _ seconds: Int64?) -> String {
+            StatusItemTexts.label(RingFace(look: look, fraction: 0.5, secondsLeft: seconds, nextStep: nil))
+        }
+        #expect(label(.waiting, 720) == "12 min")
+        #expect(label(.waiting, 661) == "12 min", "rounded up")
+        #expect(label(.waiting, 5) == "1 min")
+        #expect(label(.break, 15) == "15 s")
+        #expect(label(.due, nil) == "Break due")
+        #expect(label(.paused, nil) == "")
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The status item's figures (issue 16), as a small table; read, not asserted.
+#   bench/status-item.sh          two 60 s idle windows (no watcher; a watcher and the item shown)
+#   IDLE=20 bench/status-item.sh  a quicker look
+# With the item shown and no break due, icared should wake once per ring step
+# (Interval / 60: every 20 s at the default 20 min) and not otherwise; with no
+# watcher, not at all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+IDLE=${IDLE:-60}
+swift build -c release --static-swift-stdlib >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
+pids+=($!)
+for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
+export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
+owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s "$1" 2>/dev/null | grep -q true; }
+
+XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" "$bin/icared" --log-stderr 2>>"$work/icared.log" &
+icared=$!
+pids+=($icared)
+for _ in $(seq 500); do owned org.icare.Reminder && break; sleep 0.01; done
+ctx() { awk '/ctxt_switches/ {s+=$2} END {print s}' "/proc/$icared/status"; }
+sleep 2
+
+c0=$(ctx); sleep "$IDLE"; c1=$(ctx)
+none=$(( c1 - c0 ))
+
+"$bin/icare-bench" watcher $(( IDLE + 4 )) >"$work/watcher.txt" &
+pids+=($!)
+for _ in $(seq 500); do owned "org.kde.StatusNotifierItem-$icared-1" && break; sleep 0.01; done
+sleep 2
+c0=$(ctx); sleep "$IDLE"; c1=$(ctx)
+shown=$(( c1 - c0 ))
+rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$icared/status")
+wait "${pids[-1]}" || true
+"$bin/icare-bench" render 200 >"$work/render.txt"
+val() { grep "^$1 " "$2" | cut -d' ' -f2; }
+
+printf '%-44s %12s  %s\n' measure value target
+printf '%-44s %12s  %s\n' "wake-ups in ${IDLE} s, no watcher" "$none" "0"
+printf '%-44s %12s  %s\n' "wake-ups in ${IDLE} s, item shown, none due" "$shown" "ring steps: $(( IDLE / 20 ))"
+printf '%-44s %12s  %s\n' "NewIcon signals over the watcher's run" "$(val watcher.new_icon "$work/watcher.txt")" "ring steps"
+printf '%-44s %12s  %s\n' "registrations" "$(val watcher.registrations "$work/watcher.txt")" "1"
+printf '%-44s %12s  %s\n' "VmRSS with the item (kB)" "$rss_kb" "<= 10240"
+for s in 16 22 24 32 48; do
+  printf '%-44s %12s  %s\n' "ring render ${s} px (p50, µs)" "$(val "render.${s}_p50_us" "$work/render.txt")" "<= 1000"
+done
