@@ -20,6 +20,7 @@ packages="
   gettext locales
   libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
+  mako-notifier sway-notification-center
   dpkg-dev debhelper fakeroot lintian
   zsh fish
 "
@@ -47,6 +48,8 @@ packages="
 #                                             (scripts/wayland-protocols, its --check test)
 #   sway wtype                                a real headless compositor and a keyboard
 #                                             for the Wayland idle tests
+#   mako-notifier sway-notification-center    the real Wayland notification servers, under
+#                                             headless sway (RealServerTests; makoctl, swaync-client)
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
 #   zsh fish                                  the completion scripts, run in the real shells
