@@ -1,0 +1,64 @@
+import Testing
+import Foundation
+import TestSupport
+
+/// The Wayland servers, under a real headless sway (WaylandServerRig). There is
+/// no pointer there (sway's headless backend has no input devices), so a person's
+/// choices go through the server's own CLI, as a key binding would send them.
+extension RealServerTests {
+    /// mako: what it shows read with `makoctl list`, choices made with `makoctl invoke`.
+    @Test func mako() throws {
+        let rig = try WaylandServerRig(.mako, config: Self.config)
+        defer { rig.stop() }
+        let s = rig.service
+        #expect(try s.busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                              "org.freedesktop.Notifications", "GetServerInformation"]).stdout.hasPrefix("ssss \"mako\""),
+                "the name NotificationProfile knows mako by")
+        func gone() throws -> Bool { try waitUntil(timeout: 10, interval: 0.1) { try rig.makoList().isEmpty } }
+
+        // 1. The reminder: its words; Start, Snooze and Skip once each, and `default` (mako's left
+        //    click) with no label. Snooze.
+        try rig.restartDue()
+        let reminder = try rig.makoOne { $0.summary == Self.reminderTitle }
+        #expect(reminder.actions.filter { !$0.value.isEmpty }.values.sorted() == ["Skip", "Snooze 5 min", "Start"], "\(reminder)")
+        #expect(reminder.actions["default"] == "", "a left click starts the break: \(reminder)")
+        #expect(reminder.body.contains("20 ft") && reminder.body.contains("10 seconds"), "\(reminder)")
+        let snooze = try #require(reminder.actions.first { $0.value == "Snooze 5 min" }?.key)
+        try rig.makoInvoke(reminder, snooze)
+        #expect(try waitUntil { try s.string("State") == "snoozed" }, "log:\n\(s.log)")
+        #expect(try gone(), "left on mako: \(rig.makoShown)")
+
+        // 2. Skip.
+        try rig.restartDue()
+        let second = try rig.makoOne { $0.summary == Self.reminderTitle }
+        try rig.makoInvoke(second, try #require(second.actions.first { $0.value == "Skip" }?.key))
+        #expect(try waitUntil { try s.number("SkippedToday") == 1 }, "log:\n\(s.log)")
+        #expect(try s.string("State") == "waiting")
+        #expect(try gone(), "left on mako: \(rig.makoShown)")
+
+        // 3. A left click (the `default` action): the break starts; the same notification counts
+        //    down in words, with End break; End break.
+        try rig.restartDue()
+        let third = try rig.makoOne { $0.summary == Self.reminderTitle }
+        try rig.makoInvoke(third)
+        #expect(try waitUntil { try s.string("State") == "break" }, "log:\n\(s.log)")
+        let countdown = try rig.makoOne { $0.summary.hasPrefix("Look far away · ") }
+        #expect(countdown.id == third.id, "replaced in place: \(countdown), was \(third)")
+        #expect(countdown.actions.filter { !$0.value.isEmpty }.values.sorted() == ["End break"], "\(countdown)")
+        #expect(countdown.body == "Let your eyes rest on something in the distance.", "\(countdown)")
+        let later = try rig.makoOne { $0.summary.hasPrefix("Look far away · ") && $0.summary != countdown.summary }
+        try rig.makoInvoke(later, try #require(later.actions.first { $0.value == "End break" }?.key))
+        #expect(try waitUntil { try s.number("SkippedToday") == 2 }, "log:\n\(s.log)")
+        #expect(try gone(), "left on mako: \(rig.makoShown)")
+
+        // 4. A break run to its end: "Break complete", which goes by itself.
+        #expect(try s.call("StartBreak").status == 0)
+        _ = try rig.makoOne { $0.summary.hasPrefix("Look far away · ") }
+        let complete = try rig.makoOne(timeout: 15) { $0.summary == "Break complete" }
+        #expect(complete.actions.isEmpty, "\(complete)")
+        #expect(try s.number("CompletedToday") == 1)
+        #expect(try gone(), "left on mako: \(rig.makoShown)")
+        let history = try s.call("GetHistory", "tt", "0", NotificationTests.tMax).stdout
+        #expect(history.contains("\"skipped\"") && history.contains("\"completed\""), "\(history)")
+    }
+}
