@@ -61,4 +61,56 @@ extension RealServerTests {
         let history = try s.call("GetHistory", "tt", "0", NotificationTests.tMax).stdout
         #expect(history.contains("\"skipped\"") && history.contains("\"completed\""), "\(history)")
     }
+
+    /// swaync: what it shows read from the accessibility tree, buttons pressed there, and
+    /// `swaync-client --count` for what it still holds.
+    @Test func swaync() throws {
+        let rig = try WaylandServerRig(.swaync, config: Self.config)
+        defer { rig.stop() }
+        let s = rig.service
+        #expect(try s.busctl(["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                              "org.freedesktop.Notifications", "GetServerInformation"]).stdout.hasPrefix("ssss \"SwayNotificationCenter\""),
+                "the name NotificationProfile knows swaync by")
+        func gone() throws -> Bool { try waitUntil(timeout: 10, interval: 0.1) { try rig.swayncCount() == 0 } }
+        let title = Self.reminderTitle
+
+        // 1. The reminder: the body (a button named with the summary) and Start, Snooze and Skip once each. Snooze.
+        try rig.restartDue()
+        let reminder = try rig.swayncBubble { $0.named.contains(title) && $0.named.count > 1 }
+        #expect(reminder.named == [title, "Start", "Snooze 5 min", "Skip"], "each button once: \(reminder)")
+        try rig.swayncPress("Snooze 5 min")
+        #expect(try waitUntil { try s.string("State") == "snoozed" }, "log:\n\(s.log)")
+        #expect(try gone(), "left on swaync: \(rig.swayncShown)")
+
+        // 2. Skip.
+        try rig.restartDue()
+        _ = try rig.swayncBubble { $0.named.contains(title) && $0.named.count > 1 }
+        try rig.swayncPress("Skip")
+        #expect(try waitUntil { try s.number("SkippedToday") == 1 }, "log:\n\(s.log)")
+        #expect(try gone(), "left on swaync: \(rig.swayncShown)")
+
+        // 3. A click on the body (the `default` action): the break starts; the countdown, in words,
+        //    with End break; End break.
+        try rig.restartDue()
+        _ = try rig.swayncBubble { $0.named.contains(title) && $0.named.count > 1 }
+        try rig.swayncPress(title)
+        #expect(try waitUntil { try s.string("State") == "break" }, "log:\n\(s.log)")
+        let countdown = try rig.swayncBubble { $0.named.contains { $0.hasPrefix("Look far away · ") } && $0.named.contains("End break") }
+        #expect(countdown.named.count == 2, "\(countdown)")
+        let seconds = try #require(countdown.named.first { $0.hasPrefix("Look far away · ") })
+        _ = try rig.swayncBubble { $0.named.contains { $0.hasPrefix("Look far away · ") && $0 != seconds } && $0.named.contains("End break") }
+        #expect(try rig.swayncCount() == 1, "the countdown goes down in place")
+        try rig.swayncPress("End break")
+        #expect(try waitUntil { try s.number("SkippedToday") == 2 }, "log:\n\(s.log)")
+        #expect(try gone(), "left on swaync: \(rig.swayncShown)")
+
+        // 4. A break run to its end: "Break complete", which goes by itself.
+        #expect(try s.call("StartBreak").status == 0)
+        _ = try rig.swayncBubble { $0.named.contains { $0.hasPrefix("Look far away · ") } }
+        _ = try rig.swayncBubble(timeout: 15) { $0.named == ["Break complete"] }
+        #expect(try s.number("CompletedToday") == 1)
+        #expect(try gone(), "left on swaync: \(rig.swayncShown)")
+        let history = try s.call("GetHistory", "tt", "0", NotificationTests.tMax).stdout
+        #expect(history.contains("\"skipped\"") && history.contains("\"completed\""), "\(history)")
+    }
 }

@@ -21,14 +21,12 @@ final class WaylandServerRig: @unchecked Sendable {
     let server: WaylandServer
     let service: ServiceHarness
     let sway: HeadlessSway
-    private var process: Process?
-    private let logPath: String
+    private var processes: [Process] = []
 
     init(_ server: WaylandServer, config: String) throws {
         self.server = server
         service = try ServiceHarness(config: config, bus: try PrivateBus(anyUser: true), start: false)
         sway = try HeadlessSway()
-        logPath = sway.directory.appendingPathComponent("\(server.rawValue).log").path
         do { try startServer() } catch {
             stop()
             throw error
@@ -43,15 +41,24 @@ final class WaylandServerRig: @unchecked Sendable {
     }
 
     private func startServer() throws {
-        guard FileManager.default.createFile(atPath: logPath, contents: nil) else { throw HarnessError("cannot create \(logPath)") }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        var command = [try Subprocess.which(server.rawValue)]
-        if getuid() == 0 {
-            // sway's user, as HeadlessSway starts it.
-            guard let pw = getpwnam("nobody") else { throw HarnessError("no user 'nobody'") }
-            command = [try Subprocess.which("setpriv"), "--reuid=nobody", "--regid=\(pw.pointee.pw_gid)", "--clear-groups",
-                       "--inh-caps=-all"] + command
+        if server == .swaync {
+            // swaync is GTK: its bubbles and buttons go to the accessibility bus of its own user.
+            _ = try launch(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
+            guard try waitForName("org.a11y.Bus") else { throw HarnessError("at-spi-bus-launcher did not start:\n\(log("at-spi.log"))") }
         }
+        let p = try launch(server.command, log: "\(server.rawValue).log")
+        let up = try waitUntil(timeout: 10, interval: 0.05) { try !p.isRunning || hasName("org.freedesktop.Notifications") }
+        guard up, p.isRunning else {
+            throw HarnessError("\(server.rawValue) did not take org.freedesktop.Notifications; its log:\n\(serverLog)\nsway's log:\n\(sway.log)")
+        }
+    }
+
+    /// Starts `command` as sway's user (as HeadlessSway starts sway), leading a process group of its own.
+    private func launch(_ command: [String], log name: String) throws -> Process {
+        let path = sway.directory.appendingPathComponent(name).path
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw HarnessError("cannot create \(path)") }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let command = try asSwaysUser([command[0].hasPrefix("/") ? command[0] : try Subprocess.which(command[0])] + command.dropFirst())
         let p = Process()
         p.executableURL = URL(fileURLWithPath: command[0])
         p.arguments = Array(command.dropFirst())
@@ -63,18 +70,29 @@ final class WaylandServerRig: @unchecked Sendable {
         p.standardOutput = log
         p.standardError = log
         try p.run()
-        process = p
-        let up = try waitUntil(timeout: 10, interval: 0.05) {
-            if !p.isRunning { return true }
-            return try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "NameHasOwner", "s", "org.freedesktop.Notifications"]).stdout == "b true\n"
-        }
-        guard up, p.isRunning else {
-            throw HarnessError("\(server.rawValue) did not take org.freedesktop.Notifications; its log:\n\(serverLog)\nsway's log:\n\(sway.log)")
-        }
+        processes.append(p)
+        return p
     }
 
-    var serverLog: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// `command` run as sway's user: `nobody` through setpriv when the tests run as root.
+    func asSwaysUser(_ command: [String]) throws -> [String] {
+        guard getuid() == 0 else { return command }
+        guard let pw = getpwnam("nobody") else { throw HarnessError("no user 'nobody'") }
+        return [try Subprocess.which("setpriv"), "--reuid=nobody", "--regid=\(pw.pointee.pw_gid)", "--clear-groups", "--inh-caps=-all"] + command
+    }
+
+    func hasName(_ name: String) throws -> Bool {
+        try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                            "NameHasOwner", "s", name]).stdout == "b true\n"
+    }
+
+    func waitForName(_ name: String) throws -> Bool { try waitUntil(timeout: 10, interval: 0.05) { try hasName(name) } }
+
+    func log(_ name: String) -> String {
+        (try? String(contentsOfFile: sway.directory.appendingPathComponent(name).path, encoding: .utf8)) ?? ""
+    }
+
+    var serverLog: String { log("\(server.rawValue).log") }
 
     /// Runs the server's CLI (`makoctl`, `swaync-client`) on the private bus.
     func ctl(_ arguments: [String]) throws -> ProcessResult {
@@ -92,12 +110,12 @@ final class WaylandServerRig: @unchecked Sendable {
 
     func stop() {
         service.kill9()
-        if let p = process, p.isRunning {
+        for p in processes.reversed() where p.isRunning {
+            // The whole group: the server and what it started (the accessibility bus and registry).
             kill(-p.processIdentifier, SIGKILL)
-            kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
         }
-        process = nil
+        processes.removeAll()
         sway.stop()
         service.stop()
     }
