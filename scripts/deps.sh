@@ -21,6 +21,7 @@ packages="
   libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
   waybar grim
+  mako-notifier sway-notification-center
   dpkg-dev debhelper fakeroot lintian
   zsh fish
 "
@@ -50,6 +51,8 @@ packages="
 #                                             for the Wayland idle tests
 #   waybar grim                               a real StatusNotifierItem host (waybar's tray)
 #                                             on that sway, and screenshots of its bar
+#   mako-notifier sway-notification-center    the real Wayland notification servers, under
+#                                             headless sway (RealServerTests; makoctl, swaync-client)
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
 #   zsh fish                                  the completion scripts, run in the real shells

@@ -32,7 +32,7 @@ struct NotificationContent: Equatable {
     }
 
     /// The reminder: Start, Snooze and Skip, each once; `default` (the body click) only where the server
-    /// takes it for the body and never draws it, with an empty label.
+    /// takes it for the body and never draws it, with an empty label (Start's where an empty one is dropped).
     static func reminder(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon, quiet: Bool) -> NotificationContent {
         let seconds = settings.breakDuration
         let hints = common(icon) + [("urgency", .byte(1)), ("resident", .bool(true)), sound(Texts.reminderSound, settings, quiet: quiet)]
@@ -40,7 +40,7 @@ struct NotificationContent: Equatable {
             return NotificationContent(summary: Texts.reminderSummary, body: Texts.reminderBodyWithoutButtons(breakSeconds: seconds),
                                        actions: [], hints: hints, timeout: 0)
         }
-        var actions = profile.bodyClickStarts ? ["default", ""] : []
+        var actions = profile.bodyClickStarts ? ["default", profile.labelledDefault ? Texts.startLabel : ""] : []
         actions += ["start", Texts.startLabel, "snooze", Texts.snoozeLabel(seconds: settings.snoozeDuration), "skip", Texts.skipLabel]
         return NotificationContent(summary: Texts.reminderSummary, body: Texts.reminderBody(breakSeconds: seconds),
                                    actions: actions, hints: hints, timeout: 0)

@@ -8,6 +8,8 @@
 /// | xfce4-notifyd 0.7.3 (`Xfce Notify Daemon`) | run under Xvfb | draws `default` as a button with its label; `value` turns the bubble into a bare gauge (no text, no buttons); a body click closes it (reason 2), no action |
 /// | notification-daemon 3.20 (`Notification Daemon`) | run under Xvfb | after a `CloseNotification` the bubble stays drawn and hides every later one; a replacement that expires does go away; `default` is not drawn; a body click does nothing |
 /// | dunst 1.9 (`dunst`) | run under Xvfb | lists every action, `default` too, in its context menu (`default` with an empty label as an empty line); `do_action` on a click opens that menu when there is no `default`; draws `value` as a bar under the text |
+/// | mako 1.7 (`mako`) | run under headless sway | draws no buttons: a left click invokes `default` (mako(5), on-button-left), the others come from `makoctl invoke`/`menu`; `value` is a bar behind the text |
+/// | swaync 0.7.3 (`SwayNotificationCenter`) | run under headless sway | `default` is the body click and never a button, but only with a label: with an empty one it is dropped and a body click just closes (reason 2); closes the bubble itself after any action |
 /// | GNOME Shell (`gnome-shell`) | its source (notificationDaemon.js) | `default` is the body click and never a button; at most three buttons; no `value` |
 /// | Plasma (`Plasma`) | its source (libnotificationmanager) | `default` is the body click and never a button; `value` is not read |
 ///
@@ -23,6 +25,8 @@ struct NotificationProfile: Equatable, Sendable {
     let actions: Bool
     /// Send the `default` action (a body click starts the break), with an empty label.
     let bodyClickStarts: Bool
+    /// Give `default` Start's label rather than an empty one (the server drops an unlabelled `default`).
+    let labelledDefault: Bool
     /// Send the countdown's progress as the `value` hint.
     let progressHint: Bool
     /// Take a notification away by replacing it with one that expires at once
@@ -38,6 +42,7 @@ struct NotificationProfile: Equatable, Sendable {
         case .gnomeShell, .plasma, .mako, .swaync: bodyClickStarts = actions
         case .xfce, .notificationDaemon, .dunst, .other: bodyClickStarts = false
         }
+        labelledDefault = family == .swaync
         progressHint = family == .dunst
         closesByExpiring = family == .notificationDaemon
     }

@@ -85,7 +85,18 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let env = ["XDG_RUNTIME_DIR": runtime, "MANPATH": prefix + "/share/man"]
 
-        let verify = try Subprocess.run([analyze, "--user", "verify", unit], environment: env, timeout: 60)
+        // verify loads every unit on the unit path, and other packages' units
+        // can clash among themselves: mako-notifier and sway-notification-center
+        // both ship a user service with BusName=org.freedesktop.Notifications,
+        // and verify then fails ("Two services allocated for the same bus
+        // name") although icared.service is fine. So the unit path holds only
+        // our unit's folder and systemd's own targets (linked from the
+        // system's user unit folders), which is all icared.service names.
+        let targets = tmp.path + "/targets"
+        try Self.linkSystemTargets(into: targets, analyze: analyze, environment: env)
+        var verifyEnv = env
+        verifyEnv["SYSTEMD_UNIT_PATH"] = prefix + "/lib/systemd/user:" + targets
+        let verify = try Subprocess.run([analyze, "--user", "verify", unit], environment: verifyEnv, timeout: 60)
         #expect(verify.status == 0 && verify.stdout.isEmpty && verify.stderr.isEmpty,
                 "systemd-analyze verify is not clean: \(verify)")
 
@@ -99,6 +110,24 @@ import TestSupport
         if let score, let recorded {
             #expect(score <= recorded, "the unit's exposure rose from \(recorded) to \(score):\n\(security.stdout)")
         }
+    }
+
+    /// Links every `*.target` from the user unit folders systemd searches
+    /// (`systemd-analyze --user unit-paths`; the first folder holding a name wins).
+    static func linkSystemTargets(into folder: String, analyze: String, environment: [String: String]) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let paths = try Subprocess.run([analyze, "--user", "unit-paths"], environment: environment, timeout: 30)
+        #expect(paths.status == 0, "systemd-analyze --user unit-paths: \(paths)")
+        var linked = 0
+        for dir in paths.stdout.split(separator: "\n").map(String.init) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasSuffix(".target") {
+                let link = folder + "/" + name
+                guard (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil else { continue }
+                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir + "/" + name)
+                linked += 1
+            }
+        }
+        #expect(linked > 0, "no systemd targets found in \(paths.stdout)")
     }
 
     @Test(.timeLimit(.minutes(1))) func firstCallActivatesTheInstalledService() throws {

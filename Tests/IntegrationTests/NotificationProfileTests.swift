@@ -12,6 +12,10 @@ struct NotificationProfileTests {
     static let xfce = "Xfce Notify Daemon|Xfce|0.7.3"
     static let xfceCaps = "action-icons actions body body-hyperlinks body-markup icon-static x-canonical-private-icon-only"
     static let notificationDaemon = "Notification Daemon|GNOME|3.20.0"
+    static let swaync = "SwayNotificationCenter|ErikReider|0.7.3"
+    static let swayncCaps = "actions body body-markup body-images persistence synchronous private-synchronous x-canonical-private-synchronous"
+    static let mako = "mako|emersion|0.0.0"
+    static let makoCaps = "body body-markup actions icon-static x-canonical-private-synchronous x-dunst-stack-tag"
     static let notificationDaemonCaps = "actions body body-hyperlinks body-markup icon-static sound persistence action-icons"
 
     @Test func xfceGetsOneStartAndACountdownWithWordsAndAButton() throws {
@@ -26,6 +30,16 @@ struct NotificationProfileTests {
         #expect(countdown.hint("value") == nil, "`value` turns xfce4-notifyd's bubble into a bare gauge: \(countdown.hints)")
         #expect(countdown.actions == ["end", "End break"])
         #expect(!countdown.body.isEmpty && countdown.replaces == reminder.id)
+    }
+
+    /// swaync 0.7.3 drops a `default` with an empty label (its body click then only closes); mako keeps it.
+    @Test func swayncGetsALabelledDefaultAndMakoAnEmptyOne() throws {
+        for (server, caps, label) in [(Self.swaync, Self.swayncCaps, "Start"), (Self.mako, Self.makoCaps, "")] {
+            let (s, fake) = try NotificationTests.dueService(capabilities: caps, serverName: server)
+            defer { NotificationTests.stop(s, fake) }
+            let reminder = try NotificationTests.first(fake) { $0.isICare }
+            #expect(reminder.actions == ["default", label, "start", "Start", "snooze", "Snooze 5 min", "skip", "Skip"], "\(server): \(reminder.actions)")
+        }
     }
 
     @Test func notificationDaemonIsNeverSentCloseNotification() throws {

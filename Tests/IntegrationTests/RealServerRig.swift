@@ -157,6 +157,11 @@ final class RealServerRig: @unchecked Sendable {
         let script = work.appendingPathComponent("atspi-bubbles.py").path
         if !FileManager.default.fileExists(atPath: script) { try Self.atspiScript.write(toFile: script, atomically: true, encoding: .utf8) }
         let r = try Subprocess.run(["/usr/bin/python3", script], environment: environment, timeout: 20)
+        return try Self.parseBubbles(r)
+    }
+
+    /// The bubbles in what `atspiScript` printed.
+    static func parseBubbles(_ r: ProcessResult) throws -> [Bubble] {
         guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] else {
             throw HarnessError("reading the accessibility tree failed: \(r)")
         }

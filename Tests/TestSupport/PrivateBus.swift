@@ -8,7 +8,11 @@ public final class PrivateBus: @unchecked Sendable {
     private let configPath: URL
 
     /// Starts a session-type bus; `serviceDirectory` adds a folder of activatable services.
-    public init(serviceDirectory: String? = nil, system: Bool = false) throws {
+    /// By default only the bus's own user may connect (as a session bus); `anyUser`
+    /// lets every user in, for a server that must run as another user (mako and
+    /// swaync beside a headless sway, which runs as `nobody`). The socket is
+    /// made 0777 by dbus-daemon either way: the policy is what lets them in.
+    public init(serviceDirectory: String? = nil, system: Bool = false, anyUser: Bool = false) throws {
         let daemon = try Subprocess.which("dbus-daemon")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("icare-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -21,7 +25,7 @@ public final class PrivateBus: @unchecked Sendable {
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
+        \(anyUser ? "    <allow user=\"*\"/>\n" : "")            <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>
           </policy>
