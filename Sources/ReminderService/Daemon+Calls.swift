@@ -69,3 +69,33 @@ extension Daemon {
         try history.append(r)
     }
 }
+
+extension Daemon: ReminderInterface.Backend {
+    var settings: Settings { engine.settings }
+    var doNotDisturbSource: String { dndSource }
+    var timeScaleFactor: UInt32 { engine.timeScale.factor }
+
+    func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) {
+        let updated: Settings
+        do {
+            updated = try engine.settings.setting(key, to: value)
+        } catch {
+            throw DBusError.invalidArgs(error.reason)
+        }
+        // Written even when the value is already in force: the file may still
+        // hold a bad line for it, and the value must survive a restart.
+        do {
+            try config.write(key, updated.value(of: key))
+        } catch {
+            throw DBusError.failed("Could not save \(key.name) to \(config.path): \(error).")
+        }
+        guard updated != engine.settings else { return }
+        deliver(.settingsChanged(updated))
+    }
+
+    func history(from: Timestamp, to: Timestamp) -> [BreakRecord] {
+        let (records, problems) = history.records(from: from, to: to)
+        for p in problems where reportedHistoryProblems.insert(p.description).inserted { log.warning(p.description) }
+        return records
+    }
+}

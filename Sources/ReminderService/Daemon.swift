@@ -37,7 +37,7 @@ public final class Daemon {
     /// The busy state as last reported (`Busy`, `BusySource`, `BusyReason`).
     var busyState = BusyState.free
     /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
-    private(set) var configProblems: [String] = []
+    var configProblems: [String] = []
     var exitCode: Int32 = 0
     var notifier: Notifier?
     var statusItem: StatusItem?
@@ -224,97 +224,6 @@ public final class Daemon {
         return code != 0 ? code : exitCode
     }
 
-    private func startNotifier(_ bus: Connection) {
-        let notifier = Notifier(bus: bus, loop: loop, log: log, runtimeDirectory: paths.runtimeDirectory)
-        self.notifier = notifier
-        notifier.onAction = { [unowned self] action in
-            switch action {
-            case .start: self.deliver(.startBreak)
-            case .snooze: self.deliver(.snooze(seconds: 0))
-            case .skip, .endBreak: self.deliver(.skip)
-            }
-        }
-        effectHook = { [unowned self] effect in
-            if case .breakDue = effect { self.presence?.checkAwayDespiteInhibitor() }
-            if case .breakCompleted = effect {
-                let next = self.status.nextBreak
-                self.notifier?.breakCompleted(nextBreak: next, clock: next > 0 ? self.clockTime(next) : nil)
-            }
-        }
-        changeHook = { [unowned self] in
-            self.notifier?.update(status: self.status, settings: self.engine.settings)
-            self.presence?.setIdleThreshold(seconds: self.engine.settings.breakDuration)
-        }
-        notifier.start()
-    }
-
-    /// Do-not-disturb on every desktop, and presence (lock, idle, sleep).
-    /// Each missing piece is logged once by its watcher; none is required.
-    private func startDesktopWatchers(_ bus: Connection) {
-        let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase)
-        self.dnd = dnd
-        dnd.onChange = { [unowned self] active, source in
-            guard self.desktopKnown else { return }
-            let announce = { () -> Void in
-                self.dndSource = active ? source : ""
-                self.deliver(.doNotDisturb(active))
-            }
-            // The monitor has logged the change (with its journal fields); only announce it here.
-            if let object = self.object { object.trackingChanges(announce) } else { announce() }
-        }
-        followDesktopEyeBreaks(dnd)
-        dnd.start()
-        startBusyMonitor(bus)
-
-        // No system bus is logged once, by the presence monitor.
-        let systemBus = SystemBusLink(loop: loop, log: log)
-        self.systemBus = systemBus
-        let systemBusProblem = systemBus.start()
-        systemBus.onLost = { [unowned self] in self.presence?.systemBusLost() }
-        systemBus.onConnected = { [unowned self] connection in self.presence?.systemBusConnected(connection) }
-        let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem,
-                                       waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) })
-        self.presence = presence
-        presence.onLocked = { [unowned self] locked in
-            if self.desktopKnown { self.deliver(.locked(locked)) }
-        }
-        presence.onSleep = { [unowned self] asleep in
-            if self.desktopKnown { self.deliver(.sleep(asleep)) }
-        }
-        presence.onIdle = { [unowned self] idle in
-            guard self.desktopKnown else { return }
-            guard idle else { return self.deliver(.idle(false)) }
-            // The watch fires once the person has been idle for the threshold: idleness began that long ago.
-            let threshold = Micro.seconds(presence.idleThreshold)
-            self.deliver(.idle(true), at: Daemon.wallNow() - threshold)
-        }
-        presence.setIdleThreshold(seconds: engine.settings.breakDuration)
-        presence.start()
-    }
-
-    /// A desktop already in do-not-disturb or locked must be known before
-    /// the first state is shown or announced, and before a reminder missed
-    /// while the service was down can go out. Runs the loop until every DND
-    /// watcher has had its first look (a few bus round trips, at most
-    /// `DndMonitor.firstLookLimit`) — before the name is requested, so no
-    /// client call can come in between — then builds the engine from the
-    /// start-up files with what was seen. Watcher changes before this point
-    /// are not events: the engine starts from their state.
-    private func startWithDesktopKnown() {
-        guard let dnd else { return }
-        while !dnd.settled {
-            do { try loop.runOnce(timeout: DndMonitor.firstLookLimit) } catch { break }
-        }
-        let locked = presence?.isLocked ?? false
-        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: Daemon.wallNow(), history: history,
-                                                 doNotDisturb: dnd.active, locked: locked)
-        self.engine = engine
-        storedBeforeCrash = stored
-        dndSource = dnd.active ? dnd.source : ""
-        desktopKnown = true
-        if let busy = busyMonitor?.state, busy.active { busyChanged(busy) }
-    }
-
     private func ensureDirectories() throws {
         try Directory.ensure(paths.configDirectory)
         try Directory.ensure(paths.stateDirectory)
@@ -424,79 +333,6 @@ public final class Daemon {
         deadline.setEnabled(.oneshot)
     }
 
-    func saveSnapshot() {
-        let text = engine.snapshot.encoded()
-        guard text != lastSavedSnapshot else { return }
-        do {
-            try stateFile.write(text)
-            lastSavedSnapshot = text
-        } catch {
-            log.error("Could not save the schedule state: \(error)")
-        }
-    }
-
-    /// How long a vanished config file may stay away before its absence means the defaults.
-    static let configGracePeriod: UInt64 = 500_000
-
-    /// Removes history older than `HistoryStore.retention` on the first timer
-    /// wake-up of each local day of a run (local midnight, or the first
-    /// reminder after start-up); it rides on wake-ups the schedule needs anyway.
-    func trimHistoryOnNewDay() {
-        let now = Daemon.wallNow()
-        let day = Daemon.localDay(now, calendar)
-        guard day != historyTrimDay else { return }
-        historyTrimDay = day
-        do {
-            let removed = try history.trimExpired(now: now)
-            if removed > 0 { log.info("Removed \(removed) day file(s) of history older than the retention of 365 days.") }
-        } catch {
-            log.warning("Could not remove old history: \(error)")
-        }
-    }
-
-    func reloadConfig() {
-        // Moved away or deleted: the defaults apply only if no new file follows
-        // within the grace period (vim and emacs move the old file before writing).
-        if access(config.path, F_OK) != 0, errno == ENOENT, awaitConfigFile() { return }
-        configGrace?.setEnabled(.off)
-        configGraceArmed = false
-        loadConfig()
-    }
-
-    /// Starts (once) the grace period for a vanished config file; false if no timer could be made.
-    private func awaitConfigFile() -> Bool {
-        if configGrace == nil {
-            configGrace = try? loop.addTimer(clock: .monotonic, at: 0, accuracy: 50_000) { [unowned self] in
-                self.configGraceArmed = false
-                self.loadConfig()
-            }
-            configGrace?.setEnabled(.off)
-        }
-        guard let grace = configGrace else { return false }
-        if !configGraceArmed {
-            grace.setTime(Clock.monotonic.now() + Daemon.configGracePeriod)
-            grace.setEnabled(.oneshot)
-            configGraceArmed = true
-        }
-        return true
-    }
-
-    private func loadConfig() {
-        let (settings, problems) = config.load(previous: engine.settings)
-        // Each problem is logged when it appears, not again on every reload
-        // (a setting changed over D-Bus rewrites the file and so reloads it).
-        for p in problems where !configProblems.contains(p.description) { log.warning(p.description) }
-        // ConfigProblems follows the file, also when no setting changed.
-        if let object {
-            object.trackingChanges { configProblems = problems.map(\.description) }
-        } else {
-            configProblems = problems.map(\.description)
-        }
-        guard settings != engine.settings else { return }
-        log.info("Settings changed in \(config.path); applying them.")
-        deliver(.settingsChanged(settings))
-    }
-
     /// One human line for `systemctl status` and the log.
     func statusLine() -> String {
         let s = status
@@ -514,35 +350,5 @@ public final class Daemon {
     func clockTime(_ t: Timestamp) -> String {
         let l = calendar.local(t)
         return LocaleTime.clock(hour: l.hour, minute: l.minute)
-    }
-}
-
-extension Daemon: ReminderInterface.Backend {
-    var settings: Settings { engine.settings }
-    var doNotDisturbSource: String { dndSource }
-    var timeScaleFactor: UInt32 { engine.timeScale.factor }
-
-    func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) {
-        let updated: Settings
-        do {
-            updated = try engine.settings.setting(key, to: value)
-        } catch {
-            throw DBusError.invalidArgs(error.reason)
-        }
-        // Written even when the value is already in force: the file may still
-        // hold a bad line for it, and the value must survive a restart.
-        do {
-            try config.write(key, updated.value(of: key))
-        } catch {
-            throw DBusError.failed("Could not save \(key.name) to \(config.path): \(error).")
-        }
-        guard updated != engine.settings else { return }
-        deliver(.settingsChanged(updated))
-    }
-
-    func history(from: Timestamp, to: Timestamp) -> [BreakRecord] {
-        let (records, problems) = history.records(from: from, to: to)
-        for p in problems where reportedHistoryProblems.insert(p.description).inserted { log.warning(p.description) }
-        return records
     }
 }

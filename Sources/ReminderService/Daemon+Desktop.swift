@@ -1,0 +1,102 @@
+import Glibc
+import DBusKit
+import SystemdKit
+import ReminderCore
+import DoNotDisturb
+import Presence
+
+/// The daemon's adapters to the desktop: the notifier, do-not-disturb,
+/// presence and the system bus, wired to the engine; and the start-up step
+/// that reads the desktop before the engine is built.
+extension Daemon {
+    func startNotifier(_ bus: Connection) {
+        let notifier = Notifier(bus: bus, loop: loop, log: log, runtimeDirectory: paths.runtimeDirectory)
+        self.notifier = notifier
+        notifier.onAction = { [unowned self] action in
+            switch action {
+            case .start: self.deliver(.startBreak)
+            case .snooze: self.deliver(.snooze(seconds: 0))
+            case .skip, .endBreak: self.deliver(.skip)
+            }
+        }
+        effectHook = { [unowned self] effect in
+            if case .breakDue = effect { self.presence?.checkAwayDespiteInhibitor() }
+            if case .breakCompleted = effect {
+                let next = self.status.nextBreak
+                self.notifier?.breakCompleted(nextBreak: next, clock: next > 0 ? self.clockTime(next) : nil)
+            }
+        }
+        changeHook = { [unowned self] in
+            self.notifier?.update(status: self.status, settings: self.engine.settings)
+            self.presence?.setIdleThreshold(seconds: self.engine.settings.breakDuration)
+        }
+        notifier.start()
+    }
+
+    /// Do-not-disturb on every desktop, and presence (lock, idle, sleep).
+    /// Each missing piece is logged once by its watcher; none is required.
+    func startDesktopWatchers(_ bus: Connection) {
+        let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase)
+        self.dnd = dnd
+        dnd.onChange = { [unowned self] active, source in
+            guard self.desktopKnown else { return }
+            let announce = { () -> Void in
+                self.dndSource = active ? source : ""
+                self.deliver(.doNotDisturb(active))
+            }
+            // The monitor has logged the change (with its journal fields); only announce it here.
+            if let object = self.object { object.trackingChanges(announce) } else { announce() }
+        }
+        followDesktopEyeBreaks(dnd)
+        dnd.start()
+        startBusyMonitor(bus)
+
+        // No system bus is logged once, by the presence monitor.
+        let systemBus = SystemBusLink(loop: loop, log: log)
+        self.systemBus = systemBus
+        let systemBusProblem = systemBus.start()
+        systemBus.onLost = { [unowned self] in self.presence?.systemBusLost() }
+        systemBus.onConnected = { [unowned self] connection in self.presence?.systemBusConnected(connection) }
+        let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem,
+                                       waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) })
+        self.presence = presence
+        presence.onLocked = { [unowned self] locked in
+            if self.desktopKnown { self.deliver(.locked(locked)) }
+        }
+        presence.onSleep = { [unowned self] asleep in
+            if self.desktopKnown { self.deliver(.sleep(asleep)) }
+        }
+        presence.onIdle = { [unowned self] idle in
+            guard self.desktopKnown else { return }
+            guard idle else { return self.deliver(.idle(false)) }
+            // The watch fires once the person has been idle for the threshold: idleness began that long ago.
+            let threshold = Micro.seconds(presence.idleThreshold)
+            self.deliver(.idle(true), at: Daemon.wallNow() - threshold)
+        }
+        presence.setIdleThreshold(seconds: engine.settings.breakDuration)
+        presence.start()
+    }
+
+    /// A desktop already in do-not-disturb or locked must be known before
+    /// the first state is shown or announced, and before a reminder missed
+    /// while the service was down can go out. Runs the loop until every DND
+    /// watcher has had its first look (a few bus round trips, at most
+    /// `DndMonitor.firstLookLimit`) — before the name is requested, so no
+    /// client call can come in between — then builds the engine from the
+    /// start-up files with what was seen. Watcher changes before this point
+    /// are not events: the engine starts from their state.
+    func startWithDesktopKnown() {
+        guard let dnd else { return }
+        while !dnd.settled {
+            do { try loop.runOnce(timeout: DndMonitor.firstLookLimit) } catch { break }
+        }
+        let locked = presence?.isLocked ?? false
+        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: Daemon.wallNow(), history: history,
+                                                 doNotDisturb: dnd.active, locked: locked)
+        self.engine = engine
+        storedBeforeCrash = stored
+        dndSource = dnd.active ? dnd.source : ""
+        desktopKnown = true
+        if let busy = busyMonitor?.state, busy.active { busyChanged(busy) }
+    }
+}
