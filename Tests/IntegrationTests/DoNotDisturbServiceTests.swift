@@ -634,17 +634,7 @@ final class DndBusRig: @unchecked Sendable {
         let xvfb = try Subprocess.start([try Subprocess.which("Xvfb"), "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], stdout: out)
         children.append(xvfb)
         // Xvfb prints the display number it chose once it listens.
-        let line = Box<String?>(nil)
-        DispatchQueue.global().async {
-            var bytes = Data()
-            while true {
-                let b = out.fileHandleForReading.readData(ofLength: 1)
-                if b.isEmpty || b == Data([0x0a]) { break }
-                bytes.append(b)
-            }
-            line.value = String(decoding: bytes, as: UTF8.self)
-        }
-        guard waitUntil(timeout: 10, { line.value != nil }), let display = line.value, !display.isEmpty else {
+        guard let display = Subprocess.firstLine(of: out) else {
             throw HarnessError("Xvfb did not report its display")
         }
         let config = service.home.appendingPathComponent("dunstrc").path

@@ -107,17 +107,7 @@ final class RealServerRig: @unchecked Sendable {
         p.standardError = try logHandle("xvfb.log")
         try p.run()
         groups.append(p)
-        let line = Box<String?>(nil)
-        DispatchQueue.global().async {
-            var bytes = Data()
-            while true {
-                let b = out.fileHandleForReading.readData(ofLength: 1)
-                if b.isEmpty || b == Data([0x0a]) { break }
-                bytes.append(b)
-            }
-            line.value = String(decoding: bytes, as: UTF8.self)
-        }
-        guard waitUntil(timeout: 10, { line.value != nil }), let number = line.value, !number.isEmpty else {
+        guard let number = Subprocess.firstLine(of: out) else {
             throw HarnessError("Xvfb did not report its display: \(log("xvfb.log"))")
         }
         display = ":" + number
@@ -182,13 +172,9 @@ final class RealServerRig: @unchecked Sendable {
 
     /// Waits (bounded) for exactly one bubble that satisfies `match`.
     func bubble(timeout: TimeInterval = 10, _ match: (Bubble) -> Bool) throws -> Bubble {
-        var seen: [Bubble] = []
-        let found = try waitUntil(timeout: timeout, interval: 0.2) {
-            seen = try bubbles()
-            return seen.count == 1 && match(seen[0])
-        }
-        guard found else { throw HarnessError("on screen: \(seen)\nicared:\n\(service.log)") }
-        return seen[0]
+        let (found, seen) = try waitForOne(timeout: timeout, interval: 0.2, bubbles, match)
+        guard let found else { throw HarnessError("on screen: \(seen)\nicared:\n\(service.log)") }
+        return found
     }
 
     /// A real pointer click (XTEST) at a point of the screen.

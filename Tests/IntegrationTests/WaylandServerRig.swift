@@ -154,13 +154,9 @@ extension WaylandServerRig {
 
     /// Waits (bounded) for exactly one notification on mako that satisfies `match`.
     func makoOne(timeout: TimeInterval = 10, _ match: (MakoNotification) -> Bool) throws -> MakoNotification {
-        var seen: [MakoNotification] = []
-        let found = try waitUntil(timeout: timeout, interval: 0.1) {
-            seen = try makoList()
-            return seen.count == 1 && match(seen[0])
-        }
-        guard found else { throw HarnessError("mako shows: \(seen)\nicared:\n\(service.log)") }
-        return seen[0]
+        let (found, seen) = try waitForOne(timeout: timeout, interval: 0.1, makoList, match)
+        guard let found else { throw HarnessError("mako shows: \(seen)\nicared:\n\(service.log)") }
+        return found
     }
 
     /// What a person does in mako: `makoctl invoke -n <id> <action>` (a key binding or `makoctl menu`);

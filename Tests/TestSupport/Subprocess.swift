@@ -125,3 +125,34 @@ public func waitUntil(timeout: TimeInterval = 5, interval: TimeInterval = 0.01, 
     } while Date() < deadline
     return try condition()
 }
+
+extension Subprocess {
+    /// The first line a child writes to `pipe` (e.g. the display Xvfb chose
+    /// with `-displayfd 1`), or nil when none comes within `timeout`.
+    public static func firstLine(of pipe: Pipe, timeout: TimeInterval = 10) -> String? {
+        let line = Box<String?>(nil)
+        DispatchQueue.global().async {
+            var bytes = Data()
+            while true {
+                let b = pipe.fileHandleForReading.readData(ofLength: 1)
+                if b.isEmpty || b == Data([0x0a]) { break }
+                bytes.append(b)
+            }
+            line.value = String(decoding: bytes, as: UTF8.self)
+        }
+        guard waitUntil(timeout: timeout, { line.value != nil }), let text = line.value, !text.isEmpty else { return nil }
+        return text
+    }
+}
+
+/// Waits (bounded) until `read` gives exactly one thing and `match` accepts
+/// it; returns it, or nil with what was seen last.
+public func waitForOne<T>(timeout: TimeInterval, interval: TimeInterval, _ read: () throws -> [T],
+                          _ match: (T) -> Bool) throws -> (found: T?, seen: [T]) {
+    var seen: [T] = []
+    let found = try waitUntil(timeout: timeout, interval: interval) {
+        seen = try read()
+        return seen.count == 1 && match(seen[0])
+    }
+    return (found ? seen[0] : nil, seen)
+}
