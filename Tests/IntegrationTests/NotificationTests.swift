@@ -617,9 +617,15 @@ struct NotificationTests {
                     environment: environment)
     }
 
-    /// Kills icared (SIGKILL) and starts it again with a reminder a second away.
-    static func restartDue(_ s: ServiceHarness) throws {
-        s.kill9()
+    /// Kills icared (SIGKILL, or SIGTERM when `graceful`: it takes its
+    /// notification away as it stops) and starts it again with a reminder a
+    /// second away.
+    static func restartDue(_ s: ServiceHarness, graceful: Bool = false) throws {
+        if !graceful {
+            s.kill9()
+        } else if s.process != nil {
+            _ = try s.signal(SIGTERM)
+        }
         try writeState(s, waitingState(dueIn: 1))
         try s.start()
     }

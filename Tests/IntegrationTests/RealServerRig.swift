@@ -197,11 +197,7 @@ final class RealServerRig: @unchecked Sendable {
     // MARK: the service
 
     /// icared stops (SIGTERM) and starts again with a reminder a second away.
-    func restartDue() throws {
-        if service.process != nil { _ = try service.signal(SIGTERM) }
-        try NotificationTests.writeState(service, NotificationTests.waitingState(dueIn: 1))
-        try service.start()
-    }
+    func restartDue() throws { try NotificationTests.restartDue(service, graceful: true) }
 
     func stop() {
         service.kill9()

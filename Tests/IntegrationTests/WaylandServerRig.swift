@@ -102,11 +102,7 @@ final class WaylandServerRig: @unchecked Sendable {
     }
 
     /// icared stops (SIGTERM) and starts again with a reminder a second away.
-    func restartDue() throws {
-        if service.process != nil { _ = try service.signal(SIGTERM) }
-        try NotificationTests.writeState(service, NotificationTests.waitingState(dueIn: 1))
-        try service.start()
-    }
+    func restartDue() throws { try NotificationTests.restartDue(service, graceful: true) }
 
     func stop() {
         service.kill9()
