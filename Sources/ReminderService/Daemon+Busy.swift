@@ -15,10 +15,9 @@ extension Daemon {
 
     /// Shows the new busy state and tells the engine, in one `PropertiesChanged`.
     func busyChanged(_ state: BusyState) {
-        let announce = { () -> Void in
-            self.busyState = state
-            self.deliver(.busy(state.active))
+        announcingChanges {
+            busyState = state
+            deliver(.busy(state.active))
         }
-        if let object { object.trackingChanges(announce) } else { announce() }
     }
 }

@@ -12,11 +12,7 @@ import ICareFiles
 extension Daemon {
     func call(_ event: ReminderEvent) throws(DBusError) {
         let now = Daemon.wallNow()
-        if let object {
-            try object.trackingChanges { () throws(DBusError) in try commit(event, at: now) }
-        } else {
-            try commit(event, at: now)
-        }
+        try announcingChanges { () throws(DBusError) in try commit(event, at: now) }
         afterChange()
     }
 

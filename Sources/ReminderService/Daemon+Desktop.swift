@@ -40,12 +40,11 @@ extension Daemon {
         self.dnd = dnd
         dnd.onChange = { [unowned self] active, source in
             guard self.desktopKnown else { return }
-            let announce = { () -> Void in
+            // The monitor has logged the change (with its journal fields); only announce it here.
+            self.announcingChanges {
                 self.dndSource = active ? source : ""
                 self.deliver(.doNotDisturb(active))
             }
-            // The monitor has logged the change (with its journal fields); only announce it here.
-            if let object = self.object { object.trackingChanges(announce) } else { announce() }
         }
         followDesktopEyeBreaks(dnd)
         dnd.start()

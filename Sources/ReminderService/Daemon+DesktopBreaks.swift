@@ -7,8 +7,7 @@ extension Daemon {
         let eyes = DesktopEyeBreaks(log: log)
         eyeBreaks = eyes
         eyes.onChange = { [unowned self] on in
-            let announce = { () -> Void in self.desktopEyeBreaks = on }
-            if let object = self.object { object.trackingChanges(announce) } else { announce() }
+            self.announcingChanges { self.desktopEyeBreaks = on }
         }
         eyes.follow(dnd)
     }

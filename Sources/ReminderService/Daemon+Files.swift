@@ -70,11 +70,7 @@ extension Daemon {
         // (a setting changed over D-Bus rewrites the file and so reloads it).
         for p in problems where !configProblems.contains(p.description) { log.warning(p.description) }
         // ConfigProblems follows the file, also when no setting changed.
-        if let object {
-            object.trackingChanges { configProblems = problems.map(\.description) }
-        } else {
-            configProblems = problems.map(\.description)
-        }
+        announcingChanges { configProblems = problems.map(\.description) }
         guard settings != engine.settings else { return }
         log.info("Settings changed in \(config.path); applying them.")
         deliver(.settingsChanged(settings))

@@ -271,15 +271,14 @@ public final class Daemon {
     /// `moment` is when the event happened, when it is not now (idle began earlier).
     func apply(_ event: ReminderEvent, at moment: Timestamp? = nil) throws(ReminderError) {
         let now = moment ?? Daemon.wallNow()
-        if let object {
-            try object.trackingChanges { () throws(ReminderError) in
-                let effects = try engine.handle(event, at: now)
-                perform(effects)
-            }
-        } else {
-            perform(try engine.handle(event, at: now))
-        }
+        try announcingChanges { () throws(ReminderError) in perform(try engine.handle(event, at: now)) }
         afterChange()
+    }
+
+    /// Runs `body` and then sends one `PropertiesChanged` for every property
+    /// it changed (once the object is on the bus; before that, just runs it).
+    func announcingChanges<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+        if let object { try object.trackingChanges(body) } else { try body() }
     }
 
     /// Carries out `effects` in order; `recordsStored` when their records
