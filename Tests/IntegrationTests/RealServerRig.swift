@@ -84,7 +84,7 @@ final class RealServerRig: @unchecked Sendable {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = handle
         p.standardError = handle
-        try p.run()
+        try Subprocess.launch(p)
         groups.append(p)
         return p
     }
@@ -105,7 +105,7 @@ final class RealServerRig: @unchecked Sendable {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = out
         p.standardError = try logHandle("xvfb.log")
-        try p.run()
+        try Subprocess.launch(p)
         groups.append(p)
         guard let number = Subprocess.firstLine(of: out) else {
             throw HarnessError("Xvfb did not report its display: \(log("xvfb.log"))")

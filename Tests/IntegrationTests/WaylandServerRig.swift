@@ -69,7 +69,7 @@ final class WaylandServerRig: @unchecked Sendable {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = log
         p.standardError = log
-        try p.run()
+        try Subprocess.launch(p)
         processes.append(p)
         return p
     }
