@@ -55,8 +55,9 @@ let package = Package(
             dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb", "CPipeWire"],
             swiftSettings: [.unsafeFlags(pipeWireIncludes.flatMap { ["-Xcc", "-I\($0)"] })]
         ),
-        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads.
-        .target(name: "DesktopBreaks", dependencies: ["DoNotDisturb", "ICareFiles", "SystemdKit"]),
+        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads,
+        // and a GNOME break taken (org.gnome.Shell.ScreenTime).
+        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DoNotDisturb", "ICareFiles", "SystemdKit"]),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
