@@ -26,6 +26,7 @@ final class PipeWireNode {
 
     var kind: String? { PipeWireNodeKind.kind(props) }
     var who: String { PipeWireNodeKind.who(props) }
+    var mediaClass: String { props["media.class"] ?? "" }
 
     func listen(_ events: UnsafeMutablePointer<pw_node_events>) {
         guard let proxy else { return }

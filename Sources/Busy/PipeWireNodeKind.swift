@@ -56,8 +56,14 @@ enum PipeWireNodeKind {
     /// id, else the node's description or name.
     static func who(_ props: [String: String]) -> String {
         for key in ["application.name", "application.id", "node.description", "node.name"] {
-            if let value = props[key], !value.isEmpty { return value }
+            if let value = props[key], !value.isEmpty {
+                // Any client names itself: a name is shown, not a screenful.
+                return value.count > whoLimit ? String(value.prefix(whoLimit - 1)) + "…" : value
+            }
         }
         return ""
     }
+
+    /// The longest name `who` gives, in characters.
+    static let whoLimit = 100
 }

@@ -96,11 +96,14 @@ final class PipeWireSource: InhibitorSource {
     }
 
     var state: BusyState {
-        let running = nodes.values.compactMap { node in node.kind.map { (node, $0) } }.filter { $0.0.running }
+        let running = nodes.values.filter(\.running)
+        func latest(_ match: (PipeWireNode) -> Bool) -> PipeWireNode? { running.filter(match).max { $0.since < $1.since } }
         for kind in ["camera", "screen-share", "microphone"] {
-            if let latest = running.filter({ $0.1 == kind }).max(by: { $0.0.since < $1.0.since }) {
-                return BusyState(active: true, source: kind, reason: latest.0.who)
-            }
+            guard let node = latest({ $0.kind == kind }) else { continue }
+            // A camera device or a compositor's cast is a source; the app watching it says more.
+            let source = ["Video/Source", "Stream/Output/Video"].contains(node.mediaClass)
+            let viewer = source ? latest { $0.mediaClass == "Stream/Input/Video" } : nil
+            return BusyState(active: true, source: kind, reason: (viewer ?? node).who)
         }
         return .free
     }

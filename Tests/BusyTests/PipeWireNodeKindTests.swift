@@ -47,5 +47,7 @@ struct PipeWireNodeKindTests {
         #expect(PipeWireNodeKind.who(["application.id": "org.gnome.Cheese", "node.name": "x"]) == "org.gnome.Cheese")
         #expect(PipeWireNodeKind.who(["node.description": "Built-in Camera", "node.name": "v4l2"]) == "Built-in Camera")
         #expect(PipeWireNodeKind.who([:]) == "")
+        let long = PipeWireNodeKind.who(["application.name": String(repeating: "x", count: 5000)])
+        #expect(long.count == PipeWireNodeKind.whoLimit && long.hasSuffix("…"))
     }
 }

@@ -7,7 +7,8 @@ import TestSupport
 /// made by the real `pw-record` and `pw-play`, and the real `icared` on a
 /// private bus, read through busctl and its signals only. Nothing here is
 /// faked: what a node looks like is what PipeWire 0.3.65 makes of these
-/// clients' properties.
+/// clients' properties. Cameras and casts are PipeWire's own video test
+/// source made into a node, watched by GStreamer's `pipewiresrc` (an app).
 @Suite(.serialized) struct PipeWireBusyTests {
     /// icared, its bus, and PipeWire started first in its runtime folder.
     final class Rig {
@@ -91,23 +92,53 @@ import TestSupport
         #expect(rig.service.log.contains("No longer busy."), "log:\n\(rig.service.log)")
     }
 
-    @Test func theCameraRoleAndAScreenCastNameCountAsSuch() throws {
+    @Test func aCameraIsBusyOnlyWhileAnAppWatchesIt() throws {
         let rig = try Rig()
         defer { rig.stop() }
-        let silence = try rig.silence()
+        // A camera as WirePlumber makes one (media.class Video/Source, media.role Camera), unwatched: suspended.
+        try rig.pipeWire.videoSource("icare-test-camera", "media.role = Camera")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try rig.busy() == "b false  ", "a camera nobody uses")
 
-        // xdg-desktop-portal-wlr's stream name (xdpw-stream-XXXXXX), on a playing stream.
-        let cast = try rig.pipeWire.stream(["pw-play", "-P", "{ node.name = xdpw-stream-a1b2c3 application.name = xdg-desktop-portal-wlr }",
-                                            silence])
-        try rig.expectBusy("b true screen-share xdg-desktop-portal-wlr", "a screen cast")
+        let cheese = try rig.pipeWire.watch("icare-test-camera", as: "Cheese")
+        try rig.expectBusy("b true camera Cheese", "an app watching the camera")
+        #expect(try rig.running("icare-test-camera"))
+        Subprocess.kill9(cheese)
+        try rig.expectBusy("b false  ", "the app stopped watching")
 
-        // A stream with the Camera role (GNOME Shell's camera rule) wins over the screen cast.
-        let camera = try rig.pipeWire.stream(["pw-record", "--media-role", "Camera", "-P", "{ application.name = Cheese }",
+        // GNOME Shell's rule is the role alone: an app's own stream with the Camera role counts too.
+        let stream = try rig.pipeWire.stream(["pw-record", "--media-role", "Camera", "-P", "{ application.name = Snapshot }",
                                               rig.folder + "/camera.wav"])
-        try rig.expectBusy("b true camera Cheese", "the camera")
+        try rig.expectBusy("b true camera Snapshot", "a Camera-role stream")
+        Subprocess.kill9(stream)
+        try rig.expectBusy("b false  ", "stopped")
+        try rig.pipeWire.destroy("icare-test-camera")
+    }
+
+    @Test func aScreenCastIsTheScreenShareAndTheCameraComesFirst() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        // xdg-desktop-portal-wlr's cast: a Video/Source named xdpw-stream-XXXXXX, read by the browser.
+        try rig.pipeWire.videoSource("xdpw-stream-a1b2c3")
+        let firefox = try rig.pipeWire.watch("xdpw-stream-a1b2c3", as: "Firefox")
+        try rig.expectBusy("b true screen-share Firefox", "a screen cast")
+
+        // KWin's name on a stream the compositor plays, with a call's microphone beside it.
+        let silence = try rig.silence()
+        let mic = try rig.pipeWire.stream(["pw-record", "-P", "{ application.name = Meeting }", rig.folder + "/voice.wav"])
+        #expect(try waitUntil { try rig.running("pw-record") }, "nodes:\n\(rig.pipeWire.nodes)")
+        try rig.expectBusy("b true screen-share Firefox", "the cast comes before the microphone")
+        let camera = try rig.pipeWire.stream(["pw-record", "--media-role", "Camera", "-P", "{ application.name = Meeting }",
+                                              rig.folder + "/camera.wav"])
+        try rig.expectBusy("b true camera Meeting", "the camera comes first")
         Subprocess.kill9(camera)
-        try rig.expectBusy("b true screen-share xdg-desktop-portal-wlr", "the camera stopped, the cast goes on")
-        Subprocess.kill9(cast)
+        try rig.expectBusy("b true screen-share Firefox", "then the cast")
+        Subprocess.kill9(firefox)
+        try rig.expectBusy("b true microphone Meeting", "then the microphone")
+        let kwin = try rig.pipeWire.stream(["pw-play", "-P", "{ node.name = kwin-screencast-HEADLESS-1 application.name = KWin }", silence])
+        try rig.expectBusy("b true screen-share KWin", "a stream with KWin's cast name")
+        Subprocess.kill9(kwin)
+        Subprocess.kill9(mic)
         try rig.expectBusy("b false  ", "all stopped")
     }
 

@@ -7,7 +7,10 @@ import Foundation
 /// (`pipewire.conf.d/icare-test.conf`) gives the daemon a null microphone
 /// and null speakers (`support.null-audio-sink`, driven by its own timer),
 /// so that recording and playing streams are linked by WirePlumber and run.
-/// Streams are made with the real `pw-record`/`pw-play` (`stream`).
+/// Streams are made with the real `pw-record`/`pw-play` (`stream`); a
+/// camera or a screen cast is PipeWire's `videotestsrc` made into a node
+/// (`videoSource`) and watched by an app (`watch`: GStreamer's
+/// `pipewiresrc`, as browsers and meeting apps read cameras and casts).
 public final class HeadlessPipeWire: @unchecked Sendable {
     /// The environment of the daemon, WirePlumber and every stream.
     public let environment: [String: String]
@@ -31,7 +34,11 @@ public final class HeadlessPipeWire: @unchecked Sendable {
     }
 
     static let config = """
-        # iCare's busy tests: no sound card, so a null microphone and null speakers.
+        # iCare's busy tests: no sound card, so a null microphone and null speakers;
+        # no camera, so PipeWire's own video test source (commented out in pipewire.conf).
+        context.spa-libs = {
+            videotestsrc = videotestsrc/libspa-videotestsrc
+        }
         context.objects = [
             { factory = adapter
               args = { factory.name = support.null-audio-sink node.name = icare-test-microphone
@@ -67,6 +74,32 @@ public final class HeadlessPipeWire: @unchecked Sendable {
         let p = try Subprocess.start(arguments, environment: environment)
         streams.append(p)
         return p
+    }
+
+    /// A video source node (`Video/Source`, PipeWire's test picture) named
+    /// `name`, with `props` added (e.g. `media.role = Camera`); it stays
+    /// (`object.linger`) until `destroy(name)`. Unwatched it is suspended.
+    public func videoSource(_ name: String, _ props: String = "") throws {
+        let r = try run(["pw-cli", "create-node", "adapter",
+                         "{ factory.name = videotestsrc node.name = \(name) media.class = Video/Source object.linger = true \(props) }"])
+        guard r.status == 0, waitUntil(timeout: 5, { self.nodes.contains("\"\(name)\"") }) else {
+            throw HarnessError("no video source \(name): \(r)\nnodes:\n\(nodes)")
+        }
+    }
+
+    /// An app named `app` watching the node `target` (its stream is a `Stream/Input/Video`).
+    public func watch(_ target: String, as app: String) throws -> Process {
+        try stream(["gst-launch-1.0", "-q", "pipewiresrc", "target-object=\(target)", "client-name=\(app)",
+                    "!", "video/x-raw", "!", "fakesink"])
+    }
+
+    /// Removes a node made by `videoSource`.
+    public func destroy(_ name: String) throws {
+        let dump = try run(["pw-dump"]).stdout
+        let objects = (try? JSONSerialization.jsonObject(with: Data(dump.utf8))) as? [[String: Any]] ?? []
+        guard let id = objects.first(where: { (($0["info"] as? [String: Any])?["props"] as? [String: Any])?["node.name"] as? String == name })?["id"] as? Int
+        else { throw HarnessError("no node \(name) to destroy") }
+        try run(["pw-cli", "destroy", String(id)])
     }
 
     /// Runs a PipeWire tool to completion against this daemon.
