@@ -170,6 +170,7 @@ final class PipeWireSource: InhibitorSource {
     private func disconnect() {
         for node in nodes.values { node.destroy() }
         nodes = [:]
+        reported = .free
         if registry != nil {
             icare_spa_hook_remove(registryHook)
             pw_proxy_destroy(registry)
