@@ -63,7 +63,7 @@ public final class ScreenTimeWatch {
     func take(state: UInt32?, end: UInt64?, first: Bool, now: UInt64 = Clock.realtime.now() / 1_000_000) {
         if first, !said, state != nil {
             said = true
-            log.info("GNOME's break reminders are on this desktop (org.gnome.Shell.ScreenTime); a GNOME break taken counts as a rest.")
+            log.info("GNOME Shell's break manager is on the session bus (org.gnome.Shell.ScreenTime); a GNOME break taken counts as a rest.")
         }
         if let end, end > lastEnd {
             let moved = lastEnd != 0 || !first

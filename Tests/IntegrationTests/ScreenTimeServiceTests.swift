@@ -18,7 +18,7 @@ import LoopSupport
         let address = s.bus.address
         try desktop.sync { try shell.appear(address: address, loop: desktop.loop) }
         try s.start()
-        #expect(waitUntil { s.log.contains("GNOME's break reminders are on this desktop") }, "log:\n\(s.log)")
+        #expect(waitUntil { s.log.contains("GNOME Shell's break manager is on the session bus") }, "log:\n\(s.log)")
         return (s, desktop)
     }
 
@@ -68,6 +68,6 @@ import LoopSupport
         let s = try ServiceHarness()
         defer { s.stop() }
         #expect(try s.string("State") == "waiting")
-        #expect(!s.log.contains("GNOME's break reminders are on this desktop"), "log:\n\(s.log)")
+        #expect(!s.log.contains("GNOME Shell's break manager is on the session bus"), "log:\n\(s.log)")
     }
 }
