@@ -7,6 +7,9 @@ import PackageDescription
 // No third-party packages: two system C libraries (libdbus-1, libsystemd)
 // and the toolchain's own modules. The daemon and its libraries import
 // Glibc only (no Foundation) to stay small; tests may use Foundation.
+/// libpipewire-0.3's header folders (`pkg-config --cflags-only-I libpipewire-0.3` on Debian and Ubuntu).
+let pipeWireIncludes = ["/usr/include/pipewire-0.3", "/usr/include/spa-0.2"]
+
 let package = Package(
     name: "icare",
     products: [
@@ -33,6 +36,10 @@ let package = Package(
         // Client glue for ext-idle-notify-v1 and org_kde_kwin_idle, generated
         // by wayland-scanner and kept in the repository (scripts/wayland-protocols).
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // PipeWire's client library (libpipewire-0.3-dev), for the camera, microphone and screen-cast
+        // watch in Busy. Not through pkgConfig: its cflags carry -D_REENTRANT, which SwiftPM drops
+        // with a warning on every build; the two include folders are given to Busy instead.
+        .systemLibrary(name: "CPipeWire"),
         // glibc's gettext and locale data (libintl.h is part of glibc).
         .systemLibrary(name: "CIntl"),
         .target(name: "Localization", dependencies: ["CIntl"]),
@@ -41,10 +48,16 @@ let package = Package(
         .target(name: "ReminderCore", dependencies: ["Localization"]),
         .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
         .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
-        // Calls, screen shares and videos: the desktop's idle inhibitors, summed into one busy state.
-        .target(name: "Busy", dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb"]),
-        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads.
-        .target(name: "DesktopBreaks", dependencies: ["DoNotDisturb", "ICareFiles", "SystemdKit"]),
+        // Calls, screen shares and videos: PipeWire's camera, microphone and screen-cast streams and the
+        // desktop's idle inhibitors, summed into one busy state.
+        .target(
+            name: "Busy",
+            dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb", "CPipeWire"],
+            swiftSettings: [.unsafeFlags(pipeWireIncludes.flatMap { ["-Xcc", "-I\($0)"] })]
+        ),
+        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads,
+        // and a GNOME break taken (org.gnome.Shell.ScreenTime).
+        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DoNotDisturb", "ICareFiles", "SystemdKit"]),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.

@@ -24,6 +24,8 @@ packages="
   mako-notifier sway-notification-center
   dpkg-dev debhelper fakeroot lintian
   zsh fish
+  libpipewire-0.3-dev pipewire pipewire-bin wireplumber
+  gstreamer1.0-tools gstreamer1.0-pipewire
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -57,6 +59,11 @@ packages="
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
 #   zsh fish                                  the completion scripts, run in the real shells
+#   libpipewire-0.3-dev                       build (the PipeWire busy source's module map)
+#   pipewire pipewire-bin wireplumber         a real PipeWire daemon and session manager, headless,
+#                                             and pw-record/pw-cli for the busy tests (PipeWireBusyTests)
+#   gstreamer1.0-tools gstreamer1.0-pipewire  an app watching a video source (gst-launch-1.0 pipewiresrc):
+#                                             a camera or a screen cast in use (PipeWireBusyTests)
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #

@@ -2,10 +2,11 @@ import DBusKit
 import SystemdKit
 
 /// Whether the person is in a call, sharing the screen or watching a video,
-/// summed from every source into one `BusyState`: today the desktop's idle
-/// inhibitors (GNOME's session manager, Plasma's PowerDevil), each followed
-/// through its own change signals. The first busy source in that order
-/// speaks; a missing source is logged once and the rest keeps working.
+/// summed from every source into one `BusyState`: PipeWire's cameras,
+/// microphones and screen casts, then the desktop's idle inhibitors
+/// (GNOME's session manager, Plasma's PowerDevil), each followed through
+/// its own events. The first busy source in that order speaks; a missing
+/// source is logged once and the rest keeps working.
 public final class BusyMonitor {
     /// The summed state, as last reported.
     public private(set) var state = BusyState.free
@@ -16,9 +17,13 @@ public final class BusyMonitor {
     /// Sources already logged as missing, and problems already logged (once each).
     private var logged: Set<String> = []
 
-    public init(session: Connection, log: Log) {
+    /// `pipeWire: false` leaves PipeWire out (tests of the bus sources alone).
+    public init(session: Connection, log: Log, pipeWire: Bool = true) {
         self.log = log
-        sources = [
+        if pipeWire {
+            sources.append(PipeWireSource(loop: session.loop, log: log) { [unowned self] in self.problem("PipeWire", $0) })
+        }
+        sources += [
             GnomeSessionSource(connection: session) { [unowned self] in self.problem("GNOME's session manager", $0) },
             PowerDevilSource(connection: session) { [unowned self] in self.problem("Plasma's PowerDevil", $0) },
         ]
@@ -35,8 +40,10 @@ public final class BusyMonitor {
     }
 
     private func changed(_ source: any InhibitorSource) {
+        if source.present == true { logged.insert("missing \(source.name)") }
+        // Missing from the start: said once. A source that goes away later says so itself.
         if source.present == false, logged.insert("missing \(source.name)").inserted {
-            log.info("Busy: \(source.name) is not on the session bus; its inhibitors are watched once it appears (logged once).")
+            log.info("Busy: \(source.absence) (logged once).")
         }
         let next = sources.map(\.state).first(where: \.active) ?? .free
         guard next != state else { return }

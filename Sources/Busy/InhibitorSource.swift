@@ -1,11 +1,14 @@
 import DBusKit
 
-/// One desktop's record of who holds off its screen saver, as a busy state.
-/// Each source follows its program's bus name and change signals (never
-/// polls) and reports `free` while the program is absent.
+/// One source of the busy state: a desktop's record of who holds off its
+/// screen saver, or PipeWire's graph. Each follows its program (a bus name
+/// and its change signals, or PipeWire's socket and events; never polls)
+/// and reports `free` while the program is absent.
 protocol InhibitorSource: AnyObject {
     /// A short name for the log (`GNOME's session manager`).
     var name: String { get }
+    /// What the log says, once, while the program is absent.
+    var absence: String { get }
     /// What the source says now.
     var state: BusyState { get }
     /// Whether its program is on the bus (nil until the first look).
@@ -13,6 +16,10 @@ protocol InhibitorSource: AnyObject {
     /// Runs after `state` or `present` changed.
     var onChange: (() -> Void)? { get set }
     func start()
+}
+
+extension InhibitorSource {
+    var absence: String { "\(name) is not on the session bus; its inhibitors are watched once it appears" }
 }
 
 /// "app id: reason", or whichever of the two is given.

@@ -103,9 +103,17 @@ public struct StatusFormatter: Sendable {
         return s.doNotDisturbSource.isEmpty ? trc("do not disturb", "on") : tr("on (%s)", s.doNotDisturbSource)
     }
 
-    /// `video (org.mozilla.firefox: Playing video)`, `video`, `yes`.
+    /// `video (org.mozilla.firefox: Playing video)`, `microphone (Firefox)`, `video`, `yes`.
     func busyWords(_ s: ServiceStatus) -> String {
-        let what = s.busySource.isEmpty ? trc("busy", "yes") : s.busySource
+        let what: String
+        switch s.busySource {
+        case "": what = trc("busy", "yes")
+        case "camera": what = trc("busy source", "camera")
+        case "microphone": what = trc("busy source", "microphone")
+        case "screen-share": what = trc("busy source", "screen sharing")
+        case "video": what = trc("busy source", "video")
+        default: what = s.busySource
+        }
         return s.busyReason.isEmpty ? what : tr("%s (%s)", what, s.busyReason)
     }
 

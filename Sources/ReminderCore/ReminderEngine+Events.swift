@@ -17,6 +17,7 @@ extension ReminderEngine {
         case .idle(true): idleObserved = true; beginIdle(since: stamp)
         case .idle(false): idleObserved = false; endIdle(at: now, &out)
         case .busy(let on): setBusy(on, at: now)
+        case .desktopBreak(let seconds): desktopBreakTaken(seconds, at: now, &out)
         case .clockChanged: tally.rebase(to: now, calendar: calendar)
         }
     }

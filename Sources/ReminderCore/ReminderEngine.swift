@@ -61,6 +61,8 @@ public struct ReminderEngine: Sendable {
     var busyEnded: Timestamp?
     /// The end of the grace period after a call (policy `defer`).
     var graceUntil: Timestamp?
+    /// When the last `natural` record was made (not kept across restarts).
+    var lastNatural: Timestamp?
     var tally: DayTally
 
     /// An engine at `now`. `today` are the history's records (those of the
@@ -164,6 +166,7 @@ public struct ReminderEngine: Sendable {
         let r = BreakRecord(at: t, outcome: outcome, seconds: seconds)
         out.effects.append(.record(r))
         tally.count(r, calendar: calendar)
+        if outcome == .natural { lastNatural = t }
     }
 
     /// Announces a reminder that went out during this event and is still out, and follows the day.

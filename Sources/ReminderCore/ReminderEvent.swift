@@ -27,6 +27,10 @@ public enum ReminderEvent: Sendable, Equatable, CustomStringConvertible {
     /// The person is in a call, sharing the screen or watching a video
     /// (`true`), or no longer (`false`).
     case busy(Bool)
+    /// The desktop's own break (GNOME's break reminders) was taken and ended
+    /// now, after `seconds` of rest: counted as a `natural` break and a full
+    /// interval starts, instead of a reminder straight after it.
+    case desktopBreak(seconds: UInt32)
     /// The wall clock jumped (NTP step, manual change) or the time zone changed.
     case clockChanged
 
@@ -45,6 +49,7 @@ public enum ReminderEvent: Sendable, Equatable, CustomStringConvertible {
         case .idle(let on): return "idle(\(on))"
         case .sleep(let on): return "sleep(\(on))"
         case .busy(let on): return "busy(\(on))"
+        case .desktopBreak(let s): return "desktopBreak(\(s))"
         case .clockChanged: return "clockChanged"
         }
     }

@@ -49,6 +49,7 @@ extension Daemon {
         followDesktopEyeBreaks(dnd)
         dnd.start()
         startBusyMonitor(bus)
+        followScreenTime(bus)
 
         // No system bus is logged once, by the presence monitor.
         let systemBus = SystemBusLink(loop: loop, log: log)

@@ -1,7 +1,9 @@
+import DBusKit
 import DesktopBreaks
 import DoNotDisturb
 
-/// GNOME's own eyesight breaks: shown as `DesktopEyeBreaks`, said once in the log by the watcher.
+/// GNOME's own eyesight breaks: shown as `DesktopEyeBreaks`, said once in the log by the watcher;
+/// a GNOME break taken (ScreenTime) is a rest for the engine.
 extension Daemon {
     func followDesktopEyeBreaks(_ dnd: DndMonitor) {
         let eyes = DesktopEyeBreaks(log: log)
@@ -10,5 +12,14 @@ extension Daemon {
             self.announcingChanges { self.desktopEyeBreaks = on }
         }
         eyes.follow(dnd)
+    }
+
+    func followScreenTime(_ bus: Connection) {
+        let watch = ScreenTimeWatch(connection: bus, log: log)
+        screenTime = watch
+        watch.onBreakTaken = { [unowned self] seconds in
+            if self.desktopKnown { self.deliver(.desktopBreak(seconds: seconds)) }
+        }
+        watch.start()
     }
 }

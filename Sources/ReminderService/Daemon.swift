@@ -45,6 +45,7 @@ public final class Daemon {
     var presence: PresenceMonitor?
     var busyMonitor: BusyMonitor?
     var eyeBreaks: DesktopEyeBreaks?
+    var screenTime: ScreenTimeWatch?
     /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
     var desktopEyeBreaks = false
     var systemBus: SystemBusLink?

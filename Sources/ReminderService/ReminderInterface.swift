@@ -145,15 +145,17 @@ enum ReminderInterface {
                 swaync, mako), the one that turned on most recently, or "".
                 """, read: { .string(b.doNotDisturbSource) }),
             Property("Busy", "b", doc: """
-                A call, a screen share or a video is going on, as the desktop says (an app
-                holding off the screen saver); what it does follows BusyPolicy.
+                A call, a screen share or a video is going on: a camera, a microphone recording
+                or a screen cast running in PipeWire, or an app holding off the desktop's screen
+                saver; what it does follows BusyPolicy.
                 """, read: { .bool(b.busyState.active) }),
             Property("BusySource", "s", doc: """
-                What makes the person busy: camera, microphone, screen-share or video; "" when
-                not busy.
+                What makes the person busy: camera, microphone or screen-share (PipeWire), or
+                video (a screen-saver inhibitor); "" when not busy.
                 """, read: { .string(b.busyState.source) }),
             Property("BusyReason", "s", doc: """
-                What the desktop says about it, as "app id: reason" (for example
+                Who: the application using the camera, microphone or screen cast, as PipeWire
+                names it, or the inhibitor's "app id: reason" (for example
                 "org.mozilla.firefox: Playing video"); "" when not busy or not said.
                 """, read: { .string(b.busyState.reason) }),
             Property("DesktopEyeBreaks", "b", doc: """

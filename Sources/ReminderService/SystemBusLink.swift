@@ -18,12 +18,7 @@ final class SystemBusLink {
     var onConnected: ((Connection) -> Void)?
     /// Called when the connection is lost.
     var onLost: (() -> Void)?
-    private var socketWatch: EventSource?
-    private var retry: EventSource?
-    private var retriesLeft = 0
-    /// How often, a second apart, a socket that appeared is tried before
-    /// waiting for it to appear again (the bus may not listen yet).
-    static let retries = 5
+    private var waiter: SocketWaiter?
 
     init(loop: EventLoop, log: Log) {
         self.loop = loop
@@ -87,46 +82,26 @@ final class SystemBusLink {
     }
 
     private func watchForSocket() {
-        guard socketWatch == nil else { return }
-        let address = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
-        guard let path = Self.socketPath(address: address), let slash = path.lastIndex(of: "/") else { return }
-        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
-        let name = String(path[path.index(after: slash)...])
+        if waiter == nil {
+            let address = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
+            guard let path = Self.socketPath(address: address) else { return }
+            waiter = SocketWaiter(loop: loop, path: path) { [unowned self] in self.tryConnect() }
+        }
         // A folder that does not exist (no system bus on this machine at all) is not waited for.
-        socketWatch = try? loop.addInotify(path: folder, mask: UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) { [unowned self] _, created in
-            guard created == name else { return }
-            self.retriesLeft = Self.retries
-            self.tryConnect()
-        }
-        // The bus may have come back before the loss was noticed.
-        if socketWatch != nil, access(path, F_OK) == 0 {
-            retriesLeft = Self.retries
-            scheduleRetry()
-        }
+        waiter?.start()
     }
 
-    private func tryConnect() {
-        guard connection == nil else { return }
+    /// Connects when the socket appeared; whether it did.
+    private func tryConnect() -> Bool {
+        guard connection == nil else { return true }
         do {
             try connect()
         } catch {
             log.debug("The system bus is not back yet: \(error)")
-            retriesLeft -= 1
-            if retriesLeft > 0 { scheduleRetry() }
-            return
+            return false
         }
-        retry?.setEnabled(.off)
-        socketWatch?.cancel()
-        socketWatch = nil
         log.info("The system bus is back; watching logind again.")
         if let connection { onConnected?(connection) }
-    }
-
-    private func scheduleRetry() {
-        if retry == nil {
-            retry = try? loop.addTimer(clock: .monotonic, at: 0, accuracy: 100_000) { [unowned self] in self.tryConnect() }
-        }
-        retry?.setTime(Clock.monotonic.now() + 1_000_000)
-        retry?.setEnabled(.oneshot)
+        return true
     }
 }

@@ -27,7 +27,8 @@ final class BusyHarness: @unchecked Sendable {
         let address = bus.address, changes = self.changes
         try loop.sync { [self] in
             let c = try Connection(address: address, loop: loop.loop)
-            let m = BusyMonitor(session: c, log: Log(identifier: "busy-test", forceStderr: true, threshold: .warning))
+            // The bus sources alone: PipeWire has its own tests with the real daemon (PipeWireBusyTests).
+            let m = BusyMonitor(session: c, log: Log(identifier: "busy-test", forceStderr: true, threshold: .warning), pipeWire: false)
             m.onChange = { changes.value.append(Self.text($0)) }
             m.start()
             monitor = m

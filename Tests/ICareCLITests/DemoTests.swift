@@ -92,36 +92,37 @@ import TestSupport
             "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": tmp.appendingPathComponent("config").path,
             "XDG_STATE_HOME": tmp.appendingPathComponent("state").path,
         ]
+        // Read as a transcript: the service's log may scroll the first lines off a 24-row screen.
         let run = try pane("scripts/run", "--time-scale 600", tmp: tmp, environment: environment)
         defer { run.kill() }
-        #expect(waitUntil(timeout: 10) { run.screen.contains("No session bus here") }, "\(run.screen)")
+        #expect(waitUntil(timeout: 10) { run.transcript.contains("No session bus here") }, "\(run.transcript)")
         // The bus lives at one address in the runtime folder, and the printed line names it.
         let folder = runtime.appendingPathComponent("icare-run")
         let address = "unix:path=" + folder.appendingPathComponent("bus").path
-        #expect(run.screen.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS='\(address)'"), "\(run.screen)")
+        #expect(run.transcript.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS='\(address)'"), "\(run.transcript)")
         #expect(waitUntil(timeout: 10) {
             (try? Subprocess.run([try Products.path("icarectl"), "status"], environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: 10))?.status == 0
         })
         // No notification server on a private bus: the reminder shows on the terminal (2 s at 600 times).
-        #expect(waitUntil(timeout: 10) { run.screen.contains("icared: Time for an eye break") }, "\(run.screen)")
+        #expect(waitUntil(timeout: 10) { run.transcript.contains("icared: Time for an eye break") }, "\(run.transcript)")
 
         // Ctrl-C stops icared, and the private bus goes with it.
         try run.send("C-c")
-        #expect(waitUntil(timeout: 10) { run.screen.contains("EXITED 0") }, "\(run.screen)")
-        #expect(run.screen.contains("Stopped."))
+        #expect(waitUntil(timeout: 10) { run.transcript.contains("EXITED 0") }, "\(run.transcript)")
+        #expect(run.transcript.contains("Stopped."))
         #expect(waitUntil(timeout: 5) { !busAnswers(address) }, "the private bus still runs")
         #expect(!FileManager.default.fileExists(atPath: folder.path), "the bus folder is left behind")
 
         // Started again: the same address, so the export in the other terminal still works.
         let again = try pane("scripts/run", tmp: tmp, environment: environment)
         defer { again.kill() }
-        #expect(waitUntil(timeout: 10) { again.screen.contains("No session bus here") }, "\(again.screen)")
-        #expect(again.screen.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS='\(address)'"), "\(again.screen)")
+        #expect(waitUntil(timeout: 10) { again.transcript.contains("No session bus here") }, "\(again.transcript)")
+        #expect(again.transcript.replacingOccurrences(of: "\n", with: "").contains("export DBUS_SESSION_BUS_ADDRESS='\(address)'"), "\(again.transcript)")
         #expect(waitUntil(timeout: 10) {
             (try? Subprocess.run([try Products.path("icarectl"), "status"], environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: 10))?.status == 0
         }, "icarectl with the first run's address reaches the restarted service")
         try again.send("C-c")
-        #expect(waitUntil(timeout: 10) { again.screen.contains("EXITED 0") }, "\(again.screen)")
+        #expect(waitUntil(timeout: 10) { again.transcript.contains("EXITED 0") }, "\(again.transcript)")
         #expect(waitUntil(timeout: 5) { !busAnswers(address) }, "the private bus still runs")
     }
 }

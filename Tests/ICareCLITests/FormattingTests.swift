@@ -129,6 +129,12 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(f.text(busy, now: now).hasSuffix("Do not disturb: off\nBusy:           video (org.mozilla.firefox: Playing video)\n"))
         busy.apply(["BusyReason": .string("")])
         #expect(f.text(busy, now: now).hasSuffix("Busy:           video\n"))
+        busy.apply(["BusySource": .string("screen-share"), "BusyReason": .string("gnome-shell")])
+        #expect(f.text(busy, now: now).hasSuffix("Busy:           screen sharing (gnome-shell)\n"))
+        busy.apply(["BusySource": .string("microphone"), "BusyReason": .string("Firefox")])
+        #expect(f.text(busy, now: now).hasSuffix("Busy:           microphone (Firefox)\n"))
+        #expect(f.json(busy, now: now).text.contains(#""busy_source":"microphone","busy_reason":"Firefox""#))
+        busy.apply(["BusySource": .string("video"), "BusyReason": .string("")])
         let paused = status("paused") { $0.pauseReason = "busy"; $0.busy = true; $0.busySource = "video" }
         #expect(f.text(paused, now: now).hasPrefix("State:          paused during a call or video\nPaused until:   the call or video ends\n"))
         #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false}"#))

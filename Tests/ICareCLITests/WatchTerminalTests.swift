@@ -21,6 +21,8 @@ final class TmuxPane: @unchecked Sendable {
     }
 
     var screen: String { (try? Subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-t", "t"]).stdout) ?? "" }
+    /// Everything printed so far, scrolled-off lines included, wrapped lines joined.
+    var transcript: String { (try? Subprocess.run([tmux, "-L", socket, "capture-pane", "-p", "-J", "-S", "-", "-t", "t"]).stdout) ?? "" }
 
     func send(_ keys: String...) throws {
         try Subprocess.run([tmux, "-L", socket, "send-keys", "-t", "t"] + keys)
