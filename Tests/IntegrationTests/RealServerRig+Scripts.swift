@@ -46,13 +46,7 @@ extension RealServerRig {
         let search = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "Dunst"], environment: environment)
         let ids = search.stdout.split(separator: "\n").map(String.init)
         guard ids.count == 1 else { throw HarnessError("dunst windows on screen: \(ids) \(search)") }
-        let geometry = try Subprocess.run(["xdotool", "getwindowgeometry", "--shell", ids[0]], environment: environment)
-        var v: [String: Int] = [:]
-        for line in geometry.stdout.split(separator: "\n") {
-            let kv = line.split(separator: "=")
-            if kv.count == 2 { v[String(kv[0])] = Int(kv[1]) }
-        }
-        guard let x = v["X"], let y = v["Y"], let w = v["WIDTH"], let h = v["HEIGHT"] else { throw HarnessError("geometry: \(geometry)") }
+        guard let (x, y, w, h) = try windowGeometry(ids[0]) else { throw HarnessError("no geometry for dunst's window \(ids[0])") }
         return Bubble(x: x, y: y, w: w, h: h, labelBoxes: [], buttons: [], icon: false)
     }
 

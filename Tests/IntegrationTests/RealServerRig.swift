@@ -72,7 +72,7 @@ final class RealServerRig: @unchecked Sendable {
         return env
     }
 
-    private func startGroup(_ arguments: [String], log: String, environment: [String: String]? = nil) throws -> Process {
+    func startGroup(_ arguments: [String], log: String, environment: [String: String]? = nil) throws -> Process {
         let handle = try logHandle(log)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
@@ -178,10 +178,7 @@ final class RealServerRig: @unchecked Sendable {
     }
 
     /// A real pointer click (XTEST) at a point of the screen.
-    func click(x: Int, y: Int) throws {
-        let r = try Subprocess.run(["xdotool", "mousemove", "\(x)", "\(y)", "click", "1"], environment: environment)
-        guard r.status == 0 else { throw HarnessError("xdotool failed: \(r)") }
-    }
+    func click(x: Int, y: Int) throws { try click(x: x, y: y, button: 1) }
 
     func click(_ button: Bubble.Button) throws { try click(x: button.x + button.w / 2, y: button.y + button.h / 2) }
 
