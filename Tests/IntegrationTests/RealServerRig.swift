@@ -156,7 +156,8 @@ final class RealServerRig: @unchecked Sendable {
             throw HarnessError("reading the accessibility tree failed: \(r)")
         }
         func int(_ d: [String: Any], _ k: String) -> Int { (d[k] as? NSNumber)?.intValue ?? -1 }
-        return json.map { b in
+        // The panel (XfcePanelTests) is on the same desktop, but it is no bubble.
+        return json.filter { $0["app"] as? String != "xfce4-panel" }.map { b in
             func boxes(_ key: String) -> [Bubble.Button] {
                 (b[key] as? [[String: Any]] ?? []).map {
                     Bubble.Button(name: $0["name"] as? String ?? "", x: int($0, "x"), y: int($0, "y"), w: int($0, "w"), h: int($0, "h"))

@@ -81,4 +81,22 @@ import TestSupport
         try rig.click(x: ring.x, y: ring.y, button: 1)
         #expect(try Self.state(rig, becomes: "break"), "the click did not start the break: \(rig.service.log)")
     }
+
+    @Test func aLeftClickWhenNothingIsDueShowsTheStatus() throws {
+        let rig = try Self.desktop()
+        defer { rig.stop() }
+        try rig.service.start()
+        #expect(try Self.registered(rig))
+        let ring = try rig.ring(Self.blue)
+        // A left click on the waiting ring: xfce4-notifyd shows the status briefly, and nothing changes.
+        try rig.click(x: ring.x, y: ring.y, button: 1)
+        let bubble = try rig.bubble { $0.labels.contains { $0.hasPrefix("Next break at ") } }
+        #expect(bubble.labels.contains("Today: 0 completed, 0 skipped"), "\(bubble)")
+        #expect(bubble.named.isEmpty, "no buttons: \(bubble)")
+        #expect(try rig.service.string("State") == "waiting")
+        // It goes by itself (5 s), and a second click shows it again.
+        #expect(try waitUntil(timeout: 10, interval: 0.3) { try rig.bubbles().isEmpty }, "on screen: \(rig.onScreen)")
+        try rig.click(x: ring.x, y: ring.y, button: 1)
+        _ = try rig.bubble { $0.labels.contains { $0.hasPrefix("Next break at ") } }
+    }
 }
