@@ -167,7 +167,7 @@ public final class StatusItem {
     static func render(_ face: RingFace) -> DBusValue {
         .array(element: "(iiay)", RingRenderer.sizes.map { size in
             let image = RingRenderer.render(size: size, fraction: face.fraction, look: face.look)
-            return .structure([.int32(Int32(size)), .int32(Int32(size)), .array(element: "y", image.bytes.map { .byte($0) })])
+            return .structure([.int32(Int32(size)), .int32(Int32(size)), .bytes(image.bytes)])
         })
     }
 
