@@ -13,7 +13,7 @@ packages="
   dconf-cli dconf-service dconf-gsettings-backend gsettings-desktop-schemas
   python3 python3-dbusmock
   tmux make man-db
-  xvfb dunst
+  xvfb dunst suckless-tools
   xfce4-notifyd xfconf notification-daemon
   at-spi2-core gir1.2-atspi-2.0 python3-gi xdotool imagemagick
   librsvg2-common fonts-dejavu-core
@@ -36,6 +36,7 @@ packages="
 #   tmux                                      `icarectl watch` in a real terminal
 #   make man-db                               install step, man page checks
 #   xvfb dunst                                a real notification daemon in tests
+#   suckless-tools                            dmenu, dunst's menu (RealServerTests)
 #   xfce4-notifyd xfconf notification-daemon  the real XFCE and GNOME-fallback servers
 #                                             (RealServerTests; xfconfd beside xfce4-notifyd)
 #   at-spi2-core gir1.2-atspi-2.0 python3-gi  reading bubbles, words and buttons from the

@@ -72,15 +72,6 @@ extension RealServerRig {
         return centre
     }
 
-    /// A real pointer click with `button` (1 left, 3 right) at a point of
-    /// the screen, after the pointer has come to rest there as a person's
-    /// does: GTK's buttons (the panel's items) take a press only once the
-    /// pointer has entered them, and a move and a click at once lose it.
-    func click(x: Int, y: Int, button: Int) throws {
-        let r = try Subprocess.run(["xdotool", "mousemove", "\(x)", "\(y)", "sleep", "0.3", "click", "\(button)"], environment: environment)
-        guard r.status == 0 else { throw HarnessError("xdotool failed: \(r)") }
-    }
-
     /// The open menu's window (the wrapper's one tall window), from the X server.
     func openMenu(timeout: TimeInterval = 10) throws -> (x: Int, y: Int, w: Int, h: Int) {
         var menu: (x: Int, y: Int, w: Int, h: Int)?

@@ -4,18 +4,14 @@ import TestSupport
 extension RealServerRig {
     // MARK: dunst
 
-    /// dunst's config: the context menu is a script standing in for dmenu (dunst runs what its `dmenu`
-    /// setting names): it records the menu's lines, and answers with the line whose label is in the
-    /// `choice` file, as a person picking it in dmenu would.
+    /// dunst's config: its own defaults for the pointer (left click dismisses, middle click `do_action`,
+    /// right click dismisses all) and the real dmenu as its menu, behind a `tee` that keeps the menu's
+    /// lines for the test to read.
     func writeDunstConfig() throws {
         let menu = work.appendingPathComponent("menu.sh").path
         try """
         #!/bin/sh
-        cat > '\(work.path)/menu.txt'
-        choice=$(cat '\(work.path)/choice' 2>/dev/null)
-        rm -f '\(work.path)/choice'
-        [ -n "$choice" ] && grep -F "#$choice (" '\(work.path)/menu.txt' | head -n 1
-        exit 0
+        tee '\(work.path)/menu.txt' | exec /usr/bin/dmenu -p dunst
 
         """.write(toFile: menu, atomically: true, encoding: .utf8)
         chmod(menu, 0o755)
@@ -50,21 +46,29 @@ extension RealServerRig {
         return Bubble(x: x, y: y, w: w, h: h, labelBoxes: [], buttons: [], icon: false)
     }
 
-    /// dunst's context menu for the bubble on screen (`dunstctl context`, what a person's key binding or
-    /// `do_action` click opens), choosing `label` in it; returns the menu's lines. The pointer is not used
-    /// here: a click that xdotool moves onto dunst's bubble under the test's Xvfb reaches the root window
-    /// (XQueryPointer names no child there), though the same click from a shell reaches the bubble.
+    /// A real middle click on dunst's bubble: dunst's `do_action`, which invokes a lone action at once
+    /// and otherwise opens the menu.
+    func dunstMiddleClick() throws {
+        let w = try dunstWindow()
+        try click(x: w.x + w.w / 2, y: w.y + w.h / 2, button: 2)
+    }
+
+    /// What a person does for a bubble with several actions: a middle click opens dunst's menu (dmenu,
+    /// across the top of the screen), they type the start of `label` and press Return. Returns the menu's lines.
     func dunstChoose(_ label: String) throws -> [String] {
         let menu = work.appendingPathComponent("menu.txt").path
         try? FileManager.default.removeItem(atPath: menu)
-        try label.write(to: work.appendingPathComponent("choice"), atomically: true, encoding: .utf8)
-        _ = try dunstWindow()
-        let r = try Subprocess.run(["dunstctl", "context"], environment: environment)
-        // The script takes the choice once it has read the whole menu.
-        let choice = work.appendingPathComponent("choice").path
-        guard r.status == 0, waitUntil(timeout: 10, { !FileManager.default.fileExists(atPath: choice) }) else {
-            throw HarnessError("dunst opened no menu (\(r)): \(log("server.log"))")
+        try dunstMiddleClick()
+        let found = try Subprocess.run(["timeout", "10", "xdotool", "search", "--sync", "--onlyvisible", "--class", "dmenu"],
+                                       environment: environment)
+        guard found.status == 0 else { throw HarnessError("dunst opened no menu (\(found)): \(log("server.log"))") }
+        for keys in [["type", "--delay", "30", label], ["key", "Return"]] {
+            let r = try Subprocess.run(["xdotool"] + keys, environment: environment)
+            guard r.status == 0 else { throw HarnessError("xdotool failed: \(r)") }
         }
+        guard waitUntil(timeout: 10, {
+            (try? Subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "dmenu"], environment: environment).status) == 1
+        }) else { throw HarnessError("dmenu stayed open") }
         return ((try? String(contentsOfFile: menu, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 

@@ -20,6 +20,7 @@ extension RealServerTests {
         //    click) with no label. Snooze.
         try rig.restartDue()
         let reminder = try rig.makoOne { $0.summary == Self.reminderTitle }
+        try rig.screenshot("mako-reminder")
         #expect(reminder.actions.filter { !$0.value.isEmpty }.values.sorted() == ["Skip", "Snooze 5 min", "Start"], "\(reminder)")
         #expect(reminder.actions["default"] == "", "a left click starts the break: \(reminder)")
         #expect(reminder.body.contains("20 ft") && reminder.body.contains("10 seconds"), "\(reminder)")
@@ -47,6 +48,7 @@ extension RealServerTests {
         #expect(countdown.actions.filter { !$0.value.isEmpty }.values.sorted() == ["End break"], "\(countdown)")
         #expect(countdown.body == "Let your eyes rest on something in the distance.", "\(countdown)")
         let later = try rig.makoOne { $0.summary.hasPrefix("Look far away · ") && $0.summary != countdown.summary }
+        try rig.screenshot("mako-countdown")
         try rig.makoInvoke(later, try #require(later.actions.first { $0.value == "End break" }?.key))
         #expect(try waitUntil { try s.number("SkippedToday") == 2 }, "log:\n\(s.log)")
         #expect(try gone(), "left on mako: \(rig.makoShown)")
@@ -77,6 +79,7 @@ extension RealServerTests {
         // 1. The reminder: the body (a button named with the summary) and Start, Snooze and Skip once each. Snooze.
         try rig.restartDue()
         let reminder = try rig.swayncBubble { $0.named.contains(title) && $0.named.count > 1 }
+        try rig.screenshot("swaync-reminder")
         #expect(reminder.named == [title, "Start", "Snooze 5 min", "Skip"], "each button once: \(reminder)")
         try rig.swayncPress("Snooze 5 min")
         #expect(try waitUntil { try s.string("State") == "snoozed" }, "log:\n\(s.log)")
@@ -100,6 +103,7 @@ extension RealServerTests {
         let seconds = try #require(countdown.named.first { $0.hasPrefix("Look far away · ") })
         _ = try rig.swayncBubble { $0.named.contains { $0.hasPrefix("Look far away · ") && $0 != seconds } && $0.named.contains("End break") }
         #expect(try rig.swayncCount() == 1, "the countdown goes down in place")
+        try rig.screenshot("swaync-countdown")
         try rig.swayncPress("End break")
         #expect(try waitUntil { try s.number("SkippedToday") == 2 }, "log:\n\(s.log)")
         #expect(try gone(), "left on swaync: \(rig.swayncShown)")

@@ -69,7 +69,7 @@ final class WaylandServerRig: @unchecked Sendable {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = log
         p.standardError = log
-        try p.run()
+        try Subprocess.launch(p)
         processes.append(p)
         return p
     }
@@ -99,6 +99,19 @@ final class WaylandServerRig: @unchecked Sendable {
         let r = try Subprocess.run(arguments, environment: environment, timeout: 10)
         guard r.status == 0 else { throw HarnessError("\(arguments.joined(separator: " ")): \(r)\n\(server.rawValue):\n\(serverLog)") }
         return r
+    }
+
+    /// When ICARE_SCREENSHOTS names a folder, the bubble as sway shows it goes there as `name`.png:
+    /// the whole output taken by grim, the empty desktop around the bubble trimmed away.
+    func screenshot(_ name: String) throws {
+        guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return }
+        Thread.sleep(forTimeInterval: 0.5)  // the server's first frame (swaync fades in)
+        let shot = sway.directory.appendingPathComponent("shot.png").path
+        let grim = try Subprocess.run(["grim", shot], environment: environment)
+        guard grim.status == 0 else { throw HarnessError("grim failed: \(grim)") }
+        let r = try Subprocess.run(["convert", shot, "-trim", "+repage", "-bordercolor", "black", "-border", "4",
+                                    "-strip", "-depth", "8", "-colors", "64", dir + "/" + name + ".png"])
+        guard r.status == 0 else { throw HarnessError("convert failed: \(r)") }
     }
 
     /// icared stops (SIGTERM) and starts again with a reminder a second away.

@@ -54,7 +54,7 @@ public final class HeadlessSway: @unchecked Sendable {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = log
         p.standardError = log
-        try p.run()
+        try Subprocess.launch(p)
         process = p
         let up = waitUntil(timeout: 15, interval: 0.05) {
             if let name = self.socketName() { self.socket = self.runtimeDirectory + "/" + name }

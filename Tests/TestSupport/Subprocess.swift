@@ -37,7 +37,7 @@ public enum Subprocess {
         p.standardError = err
         let input = Pipe()
         p.standardInput = input
-        try p.run()
+        try launch(p)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         let collector = OutputCollector(out: out, err: err)
@@ -62,7 +62,7 @@ public enum Subprocess {
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = stdout ?? FileHandle.nullDevice
         p.standardError = stderr ?? FileHandle.nullDevice
-        try p.run()
+        try launch(p)
         return p
     }
 
@@ -82,6 +82,19 @@ public enum Subprocess {
         for (k, v) in neutralLocale.merging(environment, uniquingKeysWith: { $1 }) { env[k] = v }
         p.environment = env
         return p
+    }
+
+    /// Starts `p` the way a desktop session starts a program: no signal
+    /// blocked. The test's threads (Dispatch's and Swift Testing's) block
+    /// nearly every signal, and a spawned child inherits the spawning
+    /// thread's mask, where a session would give none (SIGTERM and SIGCHLD included).
+    /// The mask is cleared on this thread for the spawn only.
+    public static func launch(_ p: Process) throws {
+        var none = sigset_t(), saved = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        try p.run()
     }
 
     /// Kills a child with SIGKILL and reaps it.
