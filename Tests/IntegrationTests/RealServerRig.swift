@@ -185,8 +185,10 @@ final class RealServerRig: @unchecked Sendable {
     /// the screen, after the pointer has come to rest there as a person's
     /// does: GTK's buttons (the panel's items) take a press only once the
     /// pointer has entered them, and a move and a click at once lose it.
+    /// (Not `mousemove --sync`: it waits for a motion that never comes when
+    /// the pointer is already there, for 15 s.)
     func click(x: Int, y: Int, button: Int) throws {
-        let r = try Subprocess.run(["xdotool", "mousemove", "--sync", "\(x)", "\(y)", "sleep", "0.3", "click", "\(button)"], environment: environment)
+        let r = try Subprocess.run(["xdotool", "mousemove", "\(x)", "\(y)", "sleep", "0.3", "click", "\(button)"], environment: environment)
         guard r.status == 0 else { throw HarnessError("xdotool failed: \(r)") }
     }
 

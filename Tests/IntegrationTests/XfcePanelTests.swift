@@ -80,6 +80,13 @@ import TestSupport
         let ring = try rig.ring(Self.orange)
         try rig.click(x: ring.x, y: ring.y, button: 1)
         #expect(try Self.state(rig, becomes: "break"), "the click did not start the break: \(rig.service.log)")
+        // During the break the countdown is on screen; another left click leaves it there (no status over it).
+        let countdown = try rig.bubble { $0.labels.contains { $0.hasPrefix("Look far away · ") } }
+        #expect(countdown.named == ["End break"], "\(countdown)")
+        try rig.click(x: ring.x, y: ring.y, button: 1)
+        Thread.sleep(forTimeInterval: 1)
+        _ = try rig.bubble { $0.labels.contains { $0.hasPrefix("Look far away · ") } }
+        #expect(try rig.service.string("State") == "break")
     }
 
     @Test func aLeftClickWhenNothingIsDueShowsTheStatus() throws {
