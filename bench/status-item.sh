@@ -4,7 +4,13 @@
 #   IDLE=20 bench/status-item.sh  a quicker look
 # With the item shown and no break due, icared should wake once per ring step
 # (Interval / 60: every 20 s at the default 20 min) and not otherwise; with no
-# watcher, not at all.
+# watcher, not at all. A wake-up is a voluntary context switch: icared sleeps
+# in epoll_wait and the kernel wakes it. Involuntary switches are counted
+# apart: they are not wake-ups but preemptions while icared is already
+# running — the NewIcon it sends wakes dbus-daemon (and the watcher), which
+# may take the CPU from it on a busy machine (strace -tt shows epoll_wait
+# returning exactly once per step). VmRSS is read from the same icared
+# before the watcher comes (nothing exported) and with the item shown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
@@ -25,28 +31,33 @@ XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" "$bin/icared" --log-
 icared=$!
 pids+=($icared)
 for _ in $(seq 500); do owned org.icare.Reminder && break; sleep 0.01; done
-ctx() { awk '/ctxt_switches/ {s+=$2} END {print s}' "/proc/$icared/status"; }
+ctx() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$icared/status"; }
+rss() { awk '/VmRSS/ {print $2}' "/proc/$icared/status"; }
 sleep 2
 
-c0=$(ctx); sleep "$IDLE"; c1=$(ctx)
-none=$(( c1 - c0 ))
+v0=$(ctx voluntary_ctxt_switches); n0=$(ctx nonvoluntary_ctxt_switches); sleep "$IDLE"
+none=$(( $(ctx voluntary_ctxt_switches) - v0 )); none_pre=$(( $(ctx nonvoluntary_ctxt_switches) - n0 ))
+rss_none=$(rss)
 
 "$bin/icare-bench" watcher $(( IDLE + 4 )) >"$work/watcher.txt" &
 pids+=($!)
 for _ in $(seq 500); do owned "org.kde.StatusNotifierItem-$icared-1" && break; sleep 0.01; done
 sleep 2
-c0=$(ctx); sleep "$IDLE"; c1=$(ctx)
-shown=$(( c1 - c0 ))
-rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$icared/status")
+v0=$(ctx voluntary_ctxt_switches); n0=$(ctx nonvoluntary_ctxt_switches); sleep "$IDLE"
+shown=$(( $(ctx voluntary_ctxt_switches) - v0 )); shown_pre=$(( $(ctx nonvoluntary_ctxt_switches) - n0 ))
+rss_kb=$(rss)
 wait "${pids[-1]}" || true
 "$bin/icare-bench" render 200 >"$work/render.txt"
 val() { grep "^$1 " "$2" | cut -d' ' -f2; }
 
 printf '%-44s %12s  %s\n' measure value target
 printf '%-44s %12s  %s\n' "wake-ups in ${IDLE} s, no watcher" "$none" "0"
+printf '%-44s %12s  %s\n' "  preemptions (not wake-ups), no watcher" "$none_pre" "-"
 printf '%-44s %12s  %s\n' "wake-ups in ${IDLE} s, item shown, none due" "$shown" "ring steps: $(( IDLE / 20 ))"
+printf '%-44s %12s  %s\n' "  preemptions (not wake-ups), item shown" "$shown_pre" "-"
 printf '%-44s %12s  %s\n' "NewIcon signals over the watcher's run" "$(val watcher.new_icon "$work/watcher.txt")" "ring steps"
 printf '%-44s %12s  %s\n' "registrations" "$(val watcher.registrations "$work/watcher.txt")" "1"
+printf '%-44s %12s  %s\n' "VmRSS without the item (kB)" "$rss_none" "-"
 printf '%-44s %12s  %s\n' "VmRSS with the item (kB)" "$rss_kb" "<= 10240"
 for s in 16 22 24 32 48; do
   printf '%-44s %12s  %s\n' "ring render ${s} px (p50, µs)" "$(val "render.${s}_p50_us" "$work/render.txt")" "<= 1000"

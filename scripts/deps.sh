@@ -21,6 +21,7 @@ packages="
   libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
   waybar grim
+  xfce4-panel
   mako-notifier sway-notification-center
   dpkg-dev debhelper fakeroot lintian
   zsh fish
@@ -54,6 +55,8 @@ packages="
 #                                             for the Wayland idle tests
 #   waybar grim                               a real StatusNotifierItem host (waybar's tray)
 #                                             on that sway, and screenshots of its bar
+#   xfce4-panel                               a real X11 StatusNotifierItem host (its systray
+#                                             plugin) under Xvfb: the ring, its menu, clicks
 #   mako-notifier sway-notification-center    the real Wayland notification servers, under
 #                                             headless sway (RealServerTests; makoctl, swaync-client)
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and

@@ -17,6 +17,10 @@ public enum DBusValue: Equatable, Sendable {
     case unixFD(Int32)
     /// `a<element>`; the element signature is kept for empty arrays.
     case array(element: Signature, [DBusValue])
+    /// `ay` held as the bytes themselves (one byte each, not one value
+    /// each): images and other blobs to send. Reading a message yields
+    /// `.array(element: "y", …)`, which equals it.
+    case bytes([UInt8])
     /// `a{<key><value>}`, in order.
     case dictionary(key: Signature, value: Signature, [(DBusValue, DBusValue)])
     /// `(…)`.
@@ -45,6 +49,7 @@ public enum DBusValue: Equatable, Sendable {
         case .signature: return "g"
         case .unixFD: return "h"
         case .array(let e, _): return "a" + e.rawValue
+        case .bytes: return "ay"
         case .dictionary(let k, let v, _): return "a{" + k.rawValue + v.rawValue + "}"
         case .structure(let members): return "(" + members.map(\.signatureText).joined() + ")"
         case .variant: return "v"
@@ -67,6 +72,9 @@ public enum DBusValue: Equatable, Sendable {
         case (.signature(let x), .signature(let y)): return x == y
         case (.unixFD(let x), .unixFD(let y)): return x == y
         case (.array(let s, let x), .array(let t, let y)): return s == t && x == y
+        case (.bytes(let x), .bytes(let y)): return x == y
+        case (.bytes(let x), .array("y", let y)), (.array("y", let y), .bytes(let x)):
+            return x.count == y.count && zip(x, y).allSatisfy { .byte($0) == $1 }
         case (.dictionary(let k1, let v1, let x), .dictionary(let k2, let v2, let y)):
             return k1 == k2 && v1 == v2 && x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case (.structure(let x), .structure(let y)): return x == y

@@ -24,6 +24,15 @@ enum MessageWriter {
             container(iter, CDBUS_TYPE_ARRAY, element.rawValue) { sub in
                 for item in items { write(item, into: sub) }
             }
+        case .bytes(let data):
+            container(iter, CDBUS_TYPE_ARRAY, "y") { sub in
+                guard !data.isEmpty else { return }
+                data.withUnsafeBufferPointer { buffer in
+                    var start = buffer.baseAddress
+                    let ok = dbus_message_iter_append_fixed_array(sub, CDBUS_TYPE_BYTE, &start, Int32(buffer.count))
+                    precondition(ok != 0, "out of memory writing a D-Bus message")
+                }
+            }
         case .dictionary(let k, let v, let entries):
             container(iter, CDBUS_TYPE_ARRAY, "{" + k.rawValue + v.rawValue + "}") { sub in
                 for (key, val) in entries {

@@ -19,6 +19,7 @@ extension Daemon {
                 }
             }
         }
+        item.onShowStatus = { [unowned self] summary, body in self.notifier?.showStatus(summary: summary, body: body) }
         let previous = changeHook
         changeHook = { [unowned self] in
             previous?()

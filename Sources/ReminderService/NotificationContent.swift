@@ -70,6 +70,12 @@ struct NotificationContent: Equatable {
                                    hints: hints, timeout: completeTimeout)
     }
 
+    /// The status, briefly (a left click on the status item), silent.
+    static func status(summary: String, body: String, _ icon: NotificationIcon) -> NotificationContent {
+        let hints = common(icon) + [("urgency", .byte(0)), ("transient", .bool(true)), ("suppress-sound", .bool(true))]
+        return NotificationContent(summary: summary, body: body, actions: [], hints: hints, timeout: completeTimeout)
+    }
+
     /// What takes a notification away on a server where `CloseNotification` strands it: the same words,
     /// no buttons, expiring at once.
     static func vanishing(_ last: NotificationContent) -> NotificationContent {

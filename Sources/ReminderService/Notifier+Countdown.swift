@@ -19,6 +19,8 @@ extension Notifier {
             log.notice(Texts.breakStartedInLog(secondsLeft: (left + Micro.second / 2) / Micro.second))
         case .complete:
             log.notice(Texts.breakCompleteInLog(nextAt: completeClock))
+        case .status(let summary, let body):
+            log.notice("\(summary) · \(body)")
         }
     }
 

@@ -28,18 +28,6 @@ import ReminderCore
 ///   none), the reminder, the break's start and its end are logged at notice
 ///   level instead, each once, so `icared --log-stderr` shows the cycle.
 final class Notifier {
-    /// What the person asked for through a button.
-    enum Action: Equatable { case start, snooze, skip, endBreak }
-
-    /// What should be on screen.
-    enum View: Equatable {
-        case none
-        case reminder(at: Timestamp)
-        case countdown(ends: Timestamp)
-        /// The brief notice that a break ran to its end (`next`: the next break then).
-        case complete(next: Timestamp)
-    }
-
     static let busName = BusName("org.freedesktop.Notifications")
     static let path = ObjectPath("/org/freedesktop/Notifications")
     static let interface = InterfaceName("org.freedesktop.Notifications")
@@ -130,9 +118,20 @@ final class Notifier {
         case .due where !status.reminderHeld: want(.reminder(at: status.nextBreak))
         case .break: want(.countdown(ends: status.breakEnds))
         default:
-            // The "break complete" stays until it expires or something else must be shown.
-            if case .complete = wanted { want(wanted) } else { want(.none) }
+            // A brief notice ("break complete", the status) stays until it expires or something else must be shown.
+            if wanted.isBrief { want(wanted) } else { want(.none) }
         }
+    }
+
+    /// Shows the status briefly: the answer to a left click on the
+    /// status item when no break is due. Only in place of nothing or of
+    /// another brief notice: a reminder or a countdown on screen says more.
+    /// Shown again on every click, even when the last one was dismissed.
+    func showStatus(summary: String, body: String) {
+        guard wanted == .none || wanted.isBrief else { return }
+        dismissed = nil
+        logged = .none
+        want(.status(summary: summary, body: body))
     }
 
     /// Shows the brief "break complete" in place of the countdown.
@@ -165,7 +164,7 @@ final class Notifier {
             switch shown {
             case .reminder, .countdown: close()
             case .none where adopted: close()
-            case .none, .complete: break
+            case .none, .complete, .status: break
             }
         case .reminder:
             stopTicker()
@@ -184,6 +183,9 @@ final class Notifier {
         case .complete:
             stopTicker()
             if shown != wanted { send(NotificationContent.complete(settings, icon, clock: completeClock), view: wanted) }
+        case .status(let summary, let body):
+            stopTicker()
+            if shown != wanted { send(NotificationContent.status(summary: summary, body: body, icon), view: wanted) }
         }
     }
 
@@ -261,8 +263,8 @@ final class Notifier {
         inFlight = false
         refused = nil
         stopTicker()
-        // A server that comes later gets what is due or running, not an old "break complete".
-        if case .complete = wanted { wanted = .none }
+        // A server that comes later gets what is due or running, not an old brief notice.
+        if wanted.isBrief { wanted = .none }
         ownerKnown = true
         guard newOwner != nil else {
             if !saidNoServer {

@@ -15,7 +15,7 @@ enum ItemInterface {
             name.rawValue,
             doc: "iCare in the panel: a ring that empties towards the next break, and a menu.",
             methods: [
-                Method("Activate", in: point, doc: "A left click: starts the break when one is due, else does nothing.") { [unowned item] _ in
+                Method("Activate", in: point, doc: "A left click: starts the break when one is due, else shows the status in a brief notification.") { [unowned item] _ in
                     item.activate()
                     return []
                 },

@@ -81,6 +81,7 @@ public enum RingRenderer {
         case .waiting, .break, .snoozed: filled = fraction.isNaN ? 0 : min(1, max(0, fraction))
         }
         let fill = colour(look)
+        let edge = RingEdge(filled)
         let (outer, inner) = radii(size)
         let c = Double(size) / 2
         var bytes = [UInt8](repeating: 0, count: size * size * 4)
@@ -94,7 +95,7 @@ public enum RingRenderer {
                         let dx = Double(x) + (Double(i) + 0.5) / Double(grid) - c
                         let dy = Double(y) + (Double(j) + 0.5) / Double(grid) - c
                         guard let paint = sample(dx, dy, outer: outer, inner: inner, size: size,
-                                                 filled: filled, fill: fill, look: look) else { continue }
+                                                 edge: edge, fill: fill, look: look) else { continue }
                         let a = Double(paint.a)
                         sa += a
                         sr += a * Double(paint.r)
@@ -115,13 +116,10 @@ public enum RingRenderer {
 
     /// What covers the point (dx, dy) from the centre (y grows downwards), if anything.
     static func sample(_ dx: Double, _ dy: Double, outer: Double, inner: Double, size: Int,
-                       filled: Double, fill: ARGB, look: RingLook) -> ARGB? {
+                       edge: RingEdge, fill: ARGB, look: RingLook) -> ARGB? {
         let d = (dx * dx + dy * dy).squareRoot()
         if d <= outer && d >= inner {
-            // Clockwise from twelve o'clock, 0..<1.
-            var turn = atan2(dx, -dy) / (2 * Double.pi)
-            if turn < 0 { turn += 1 }
-            return turn < filled ? fill : track
+            return edge.fills(dx, dy) ? fill : track
         }
         let s = Double(size)
         switch look {
@@ -146,5 +144,39 @@ public enum RingRenderer {
         let left = min(max(remaining, 0), total)
         let step = (left * steps + total - 1) / total
         return Double(step) / Double(steps)
+    }
+}
+
+/// Where the filled arc ends, and whether a point lies before that end
+/// (clockwise from twelve o'clock). Points are told apart by a pseudo-angle
+/// — a quadrant number plus a ratio of the coordinates, rising with the
+/// true angle — so the renderer needs no arctangent per sample: the ring's
+/// classification is the same, and the service keeps libm's arctangent
+/// tables out of its memory (they cost 128 KB of resident pages).
+struct RingEdge {
+    /// The end's pseudo-angle, 0..<4; nil when the ring is full or empty.
+    let end: Double?
+    let full: Bool
+
+    init(_ filled: Double) {
+        full = filled >= 1
+        guard filled > 0, filled < 1 else { end = nil; return }
+        let a = 2 * Double.pi * filled
+        end = RingEdge.pseudoAngle(sin(a), -cos(a))
+    }
+
+    /// Whether the point (dx, dy) from the centre (y grows downwards) is in the filled arc.
+    func fills(_ dx: Double, _ dy: Double) -> Bool {
+        guard let end else { return full }
+        return RingEdge.pseudoAngle(dx, dy) < end
+    }
+
+    /// Clockwise from twelve o'clock: 0 up, 1 right, 2 down, 3 left, rising in between; (0, 0) is not asked.
+    static func pseudoAngle(_ dx: Double, _ dy: Double) -> Double {
+        let u = dx, v = -dy
+        if u >= 0 && v > 0 { return u / (u + v) }
+        if u > 0 && v <= 0 { return 1 + -v / (u - v) }
+        if u <= 0 && v < 0 { return 2 + -u / (-u - v) }
+        return 3 + v / (v - u)
     }
 }

@@ -22,6 +22,8 @@ public final class StatusItem {
     let itemName: BusName
     /// A click that should change the engine or a setting.
     public var onAction: ((MenuAction) -> Void)?
+    /// A left click when no break is due: show the status (a title and today's tally) briefly, as a notification.
+    public var onShowStatus: ((_ summary: String, _ body: String) -> Void)?
 
     private var enabled = true
     private var watcherOwner: String?
@@ -72,8 +74,15 @@ public final class StatusItem {
 
     var itemStatus: String { status.state == .due ? "NeedsAttention" : "Active" }
 
+    /// A left click: starts the break that is due; otherwise shows the
+    /// status and today's tally: not every host shows the tooltip, and
+    /// none on a touch screen.
     func activate() {
-        if status.state == .due { onAction?(.event(.startBreak)) }
+        if status.state == .due {
+            onAction?(.event(.startBreak))
+        } else {
+            onShowStatus?(StatusItemTexts.headline(status, clock: clock), StatusItemTexts.tally(status))
+        }
     }
 
     // MARK: showing and hiding
@@ -158,7 +167,7 @@ public final class StatusItem {
     static func render(_ face: RingFace) -> DBusValue {
         .array(element: "(iiay)", RingRenderer.sizes.map { size in
             let image = RingRenderer.render(size: size, fraction: face.fraction, look: face.look)
-            return .structure([.int32(Int32(size)), .int32(Int32(size)), .array(element: "y", image.bytes.map { .byte($0) })])
+            return .structure([.int32(Int32(size)), .int32(Int32(size)), .bytes(image.bytes)])
         })
     }
 

@@ -19,17 +19,29 @@ enum StatusItemTexts {
 
     /// The tooltip's text: the full status and today's tally.
     static func tooltip(_ status: ReminderStatus, clock: (Timestamp) -> String) -> String {
-        let tally = tr("%d completed, %d skipped today", status.completedToday, status.skippedToday)
+        let text = headline(status, clock: clock)
+        switch status.state {
+        case .waiting, .snoozed, .due, .break:
+            // TRANSLATORS: the panel icon's tooltip: the status (e.g. "Next break at 14:20"), then today's tally.
+            return tr("%s · %s", text, tr("%d completed, %d skipped today", status.completedToday, status.skippedToday))
+        case .paused, .inactive:
+            return text
+        }
+    }
+
+    /// The status in a few words: the tooltip's start, and the title of the
+    /// brief notification a left click shows.
+    static func headline(_ status: ReminderStatus, clock: (Timestamp) -> String) -> String {
         switch status.state {
         case .waiting:
-            // TRANSLATORS: the panel icon's tooltip; %s is a clock time, then today's tally.
-            return tr("Next break at %s · %s", clock(status.nextBreak), tally)
+            // TRANSLATORS: the panel icon's status; %s is a clock time.
+            return tr("Next break at %s", clock(status.nextBreak))
         case .snoozed:
-            return tr("Snoozed until %s · %s", clock(status.nextBreak), tally)
+            return tr("Snoozed until %s", clock(status.nextBreak))
         case .due:
-            return tr("Time for an eye break · %s", tally)
+            return tr("Time for an eye break")
         case .break:
-            return tr("Break until %s · %s", clock(status.breakEnds), tally)
+            return tr("Break until %s", clock(status.breakEnds))
         case .paused:
             switch status.pauseReason {
             case .dnd: return tr("Paused — do not disturb")

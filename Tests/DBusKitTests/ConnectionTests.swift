@@ -131,6 +131,16 @@ import LoopSupport
         let back = try m.arguments()
         #expect(back == values)
         #expect(m.signature == values.map(\.signature.rawValue).joined())
+
+        // Bytes held compactly are written as `ay` and read back as an array of bytes, equal to them.
+        let blob: [UInt8] = [0, 1, 0x7F, 0x80, 0xFF]
+        let packed = Message.signal(path: ObjectPath("/t"), interface: InterfaceName("org.example.T"), member: MemberName("S"),
+                                    arguments: [.bytes(blob), .bytes([]), .structure([.int32(1), .bytes(blob)])])
+        #expect(packed.signature == "ayay(iay)")
+        let read = try packed.arguments()
+        #expect(read[0] == .array(element: "y", blob.map { .byte($0) }))
+        #expect(read[0] == .bytes(blob) && read[1] == .bytes([]) && read[1].array?.isEmpty == true)
+        #expect(read[2] == .structure([.int32(1), .bytes(blob)]))
     }
 
     @Test func namesAreValidated() {

@@ -42,13 +42,7 @@ extension RealServerRig {
         let search = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "Dunst"], environment: environment)
         let ids = search.stdout.split(separator: "\n").map(String.init)
         guard ids.count == 1 else { throw HarnessError("dunst windows on screen: \(ids) \(search)") }
-        let geometry = try Subprocess.run(["xdotool", "getwindowgeometry", "--shell", ids[0]], environment: environment)
-        var v: [String: Int] = [:]
-        for line in geometry.stdout.split(separator: "\n") {
-            let kv = line.split(separator: "=")
-            if kv.count == 2 { v[String(kv[0])] = Int(kv[1]) }
-        }
-        guard let x = v["X"], let y = v["Y"], let w = v["WIDTH"], let h = v["HEIGHT"] else { throw HarnessError("geometry: \(geometry)") }
+        guard let (x, y, w, h) = try windowGeometry(ids[0]) else { throw HarnessError("no geometry for dunst's window \(ids[0])") }
         return Bubble(x: x, y: y, w: w, h: h, labelBoxes: [], buttons: [], icon: false)
     }
 
@@ -56,9 +50,7 @@ extension RealServerRig {
     /// and otherwise opens the menu.
     func dunstMiddleClick() throws {
         let w = try dunstWindow()
-        let r = try Subprocess.run(["xdotool", "mousemove", "--sync", "\(w.x + w.w / 2)", "\(w.y + w.h / 2)", "click", "2"],
-                                   environment: environment)
-        guard r.status == 0 else { throw HarnessError("xdotool failed: \(r)") }
+        try click(x: w.x + w.w / 2, y: w.y + w.h / 2, button: 2)
     }
 
     /// What a person does for a bubble with several actions: a middle click opens dunst's menu (dmenu,

@@ -95,6 +95,25 @@ import LoopSupport
         #expect(Array(bytes[j..<j + 4]) == [0xFF, 0x35, 0x84, 0xE4])
     }
 
+    @Test func aLeftClickWhenNothingIsDueSaysTheStatusWhereNoServerShowsIt() throws {
+        let rig = try DndBusRig()
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start()
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+        // No notification server: the status goes to the log (each click), and the state stays.
+        for n in 1...2 {
+            let r = try rig.service.busctl(["call", Self.itemName(rig), "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+                                            "Activate", "ii", "0", "0"])
+            #expect(r.status == 0, "\(r)")
+            #expect(waitUntil(timeout: 5) {
+                rig.service.log.components(separatedBy: " · Today: 0 completed, 0 skipped\n")
+                    .dropLast().filter { $0.contains("Next break at ") }.count == n
+            }, "\(rig.service.log)")
+        }
+        #expect(try rig.service.string("State") == "waiting")
+    }
+
     @Test func theMenuControlsTheEngineAndWritesTheConfigFile() throws {
         let rig = try DndBusRig()
         let watcher = FakeWatcher()

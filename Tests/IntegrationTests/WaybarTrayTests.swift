@@ -8,25 +8,6 @@ import TestSupport
 /// screenshot taken with grim. waybar runs as root (like icared here) and
 /// reaches sway's socket by its absolute path.
 @Suite(.serialized) struct WaybarTrayTests {
-    /// An RGB screenshot in binary PPM (`grim -t ppm`).
-    struct Screenshot {
-        let width: Int, height: Int, rgb: [UInt8]
-        init(ppm data: Data) throws {
-            let bytes = [UInt8](data)
-            // "P6\n<w> <h>\n255\n" then the pixels.
-            var fields: [String] = [], i = 0, current = ""
-            while fields.count < 4 && i < bytes.count {
-                let c = bytes[i]
-                if c == 0x20 || c == 0x0A { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(Character(UnicodeScalar(c))) }
-                i += 1
-            }
-            guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
-                  bytes.count - i == w * h * 3 else { throw HarnessError("not a P6 PPM from grim") }
-            width = w; height = h; rgb = Array(bytes[i...])
-        }
-        func pixel(_ x: Int, _ y: Int) -> [UInt8] { let k = (y * width + x) * 3; return Array(rgb[k..<k + 3]) }
-    }
-
     @Test func theRingAppearsInWaybarsTray() throws {
         let sway = try HeadlessSway()
         defer { sway.stop() }
@@ -64,9 +45,8 @@ import TestSupport
         let drawn = try waitUntil(timeout: 10, interval: 0.2) {
             let r = try Subprocess.run(["grim", "-t", "ppm", shot], environment: env)
             guard r.status == 0 else { throw HarnessError("grim failed: \(r)") }
-            let image = try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: shot)))
-            ringPixels = 0
-            for y in 0..<30 { for x in (image.width - 40)..<image.width where image.pixel(x, y) == [0x35, 0x84, 0xE4] { ringPixels += 1 } }
+            let image = try Screenshot(file: shot)
+            ringPixels = image.points(of: [0x35, 0x84, 0xE4], xs: (image.width - 40)..<image.width, ys: 0..<30).count
             return ringPixels > 30
         }
         #expect(drawn, "no ring in the bar (\(ringPixels) ring-blue pixels)")
@@ -75,10 +55,8 @@ import TestSupport
         #expect(try service.call("Pause", "u", "0").status == 0)
         let gone = try waitUntil(timeout: 10, interval: 0.2) {
             _ = try Subprocess.run(["grim", "-t", "ppm", shot], environment: env)
-            let image = try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: shot)))
-            var blue = 0
-            for y in 0..<30 { for x in (image.width - 40)..<image.width where image.pixel(x, y) == [0x35, 0x84, 0xE4] { blue += 1 } }
-            return blue == 0
+            let image = try Screenshot(file: shot)
+            return image.points(of: [0x35, 0x84, 0xE4], xs: (image.width - 40)..<image.width, ys: 0..<30).isEmpty
         }
         #expect(gone, "the ring stayed blue after Pause")
         #expect(waybar.isRunning)

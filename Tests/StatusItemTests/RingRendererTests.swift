@@ -1,6 +1,7 @@
 @testable import StatusItem
 import ReminderCore
 import Testing
+import Glibc
 
 /// The ring as a person sees it, pixel by pixel.
 @Suite struct RingRendererTests {
@@ -120,6 +121,29 @@ import Testing
     @Test func hostileFractionsDrawSomething() {
         #expect(RingRenderer.render(size: 16, fraction: .nan, look: .waiting) == RingRenderer.render(size: 16, fraction: 0, look: .waiting))
         #expect(RingRenderer.render(size: 16, fraction: 7, look: .waiting) == RingRenderer.render(size: 16, fraction: 1, look: .waiting))
+    }
+
+    @Test func theArcsEndIsWhereTheAngleSaysWithoutAnArctangent() {
+        // Every sample point of a 48 px ring, for every step of a wait: the pseudo-angle puts it on the same side of
+        // the arc's end as the true clockwise angle from twelve o'clock does.
+        var disagreements = 0, checked = 0
+        for step in 1..<60 {
+            let f = Double(step) / 60
+            let edge = RingEdge(f)
+            for y in 0..<192 {
+                for x in 0..<192 {
+                    let dx = (Double(x) + 0.5) / 4 - 24, dy = (Double(y) + 0.5) / 4 - 24
+                    var turn = atan2(dx, -dy) / (2 * Double.pi)
+                    if turn < 0 { turn += 1 }
+                    // Points within a hair of the end may go either way in floating point; the rest must agree.
+                    guard abs(turn - f) > 1e-9 else { continue }
+                    checked += 1
+                    if edge.fills(dx, dy) != (turn < f) { disagreements += 1 }
+                }
+            }
+        }
+        #expect(checked > 2_000_000 && disagreements == 0)
+        #expect(RingEdge(1).fills(-1, 1) && !RingEdge(0).fills(1, -1))
     }
 }
 

@@ -1,0 +1,41 @@
+import Foundation
+import TestSupport
+
+/// An RGB screenshot in binary PPM: `grim -t ppm` on Wayland, ImageMagick's
+/// `import -window root ppm:…` on X11. The tray tests look for the ring's
+/// colours in it, as a person looks for the icon.
+struct Screenshot {
+    let width: Int, height: Int, rgb: [UInt8]
+
+    init(ppm data: Data) throws {
+        let bytes = [UInt8](data)
+        // "P6\n<w> <h>\n255\n" then the pixels.
+        var fields: [String] = [], i = 0, current = ""
+        while fields.count < 4 && i < bytes.count {
+            let c = bytes[i]
+            if c == 0x20 || c == 0x0A { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(Character(UnicodeScalar(c))) }
+            i += 1
+        }
+        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
+              bytes.count - i == w * h * 3 else { throw HarnessError("not a binary PPM (P6, 8 bits)") }
+        width = w; height = h; rgb = Array(bytes[i...])
+    }
+
+    init(file path: String) throws { try self.init(ppm: Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] { let k = (y * width + x) * 3; return Array(rgb[k..<k + 3]) }
+
+    /// The points in `xs` × `ys` whose colour is exactly `colour` (RGB).
+    func points(of colour: [UInt8], xs: Range<Int>, ys: Range<Int>) -> [(x: Int, y: Int)] {
+        var found: [(x: Int, y: Int)] = []
+        for y in ys.clamped(to: 0..<height) { for x in xs.clamped(to: 0..<width) where pixel(x, y) == colour { found.append((x, y)) } }
+        return found
+    }
+
+    /// The centre of the points' bounding box, or nil when there are none.
+    static func centre(_ points: [(x: Int, y: Int)]) -> (x: Int, y: Int)? {
+        guard let x0 = points.map(\.x).min(), let x1 = points.map(\.x).max(),
+              let y0 = points.map(\.y).min(), let y1 = points.map(\.y).max() else { return nil }
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+    }
+}
