@@ -16,6 +16,12 @@ func clock(_ iso: String, seconds: Bool = false) -> String {
     return String(t.prefix(seconds ? 8 : 5))
 }
 
+/// What icarectl writes for a time from the JSON output, in UTC: `HH:MM`, or `tomorrow HH:MM` once
+/// it is past midnight (a break due at 00:14 seen at 23:54).
+func clockFromToday(_ iso: String) -> String {
+    iso.hasPrefix(utcDay().date) ? clock(iso) : "tomorrow " + clock(iso)
+}
+
 func jsonObject(_ text: String) throws -> [String: Any] {
     guard let o = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { throw HarnessError("not a JSON object: \(text)") }
     return o

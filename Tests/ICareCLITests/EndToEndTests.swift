@@ -155,11 +155,11 @@ import ReminderCore
         let resumed = try icarectl(h, ["resume"])
         #expect(resumed.status == 0)
         let next = try jsonObject(try icarectl(h, ["status", "--json"]).stdout)["next_break"] as? String ?? ""
-        #expect(resumed.stdout == "Resumed; the next break is at \(clock(next)).\n")
+        #expect(resumed.stdout == "Resumed; the next break is at \(clockFromToday(next)).\n")
 
         let timed = try icarectl(h, ["pause", "30m"])
         let until = try jsonObject(try icarectl(h, ["status", "--json"]).stdout)["paused_until"] as? String ?? ""
-        #expect(timed.stdout == "Paused until \(clock(until)).\n")
+        #expect(timed.stdout == "Paused until \(clockFromToday(until)).\n")
     }
 
     @Test func pauseUntilATime() throws {

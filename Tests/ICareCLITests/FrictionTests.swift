@@ -53,7 +53,7 @@ import TestSupport
         let r = try icarectl(h, ["resume"])
         #expect(r.status == 0)
         let next = try jsonObject(try icarectl(h, ["status", "--json"]).stdout)["next_break"] as? String ?? ""
-        #expect(r.stdout == "Nothing is paused; reminders are on. The next break is at \(clock(next)).\n")
+        #expect(r.stdout == "Nothing is paused; reminders are on. The next break is at \(clockFromToday(next)).\n")
         #expect(try h.number("NextBreak") == before, "nothing changed")
         // In Dutch, with the catalogs compiled from po/ (as TranslationTests does).
         let catalogs = FileManager.default.temporaryDirectory.appendingPathComponent("icare-mo-\(UUID().uuidString)").path
