@@ -44,6 +44,8 @@ start_sway() {
 # One server: $1 name; prints "worst_ms updates p50_ms".
 measure() {
   local name=$1 dir="$work/$1"
+  # This runs in a subshell (the loop reads its output): it ends what it started, failing or not.
+  trap 'for p in "${pids[@]}"; do kill -9 -- "-$p" "$p" 2>/dev/null || true; done' EXIT
   mkdir -p "$dir/runtime" "$dir/config/icare" "$dir/state"
   chmod 700 "$dir/runtime"
   printf 'BreakDuration = %s\nSound = false\n' "$BREAK" >"$dir/config/icare/config"
