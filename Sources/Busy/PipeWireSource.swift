@@ -110,8 +110,9 @@ final class PipeWireSource: InhibitorSource {
 
     func start() {
         pw_init(nil, nil)
-        // No config file: only the native protocol is needed to reach the daemon.
-        let props = pw_properties_new_string("config.name=null")
+        // No config file (the name "null", quoted: a bare null would unset the key and load client.conf
+        // with its six modules), no D-Bus plugin: only the native protocol is needed to reach the daemon.
+        let props = pw_properties_new_string("config.name=\"null\" support.dbus=false")
         loop = pw_loop_new(nil)
         guard let loop, let context = pw_context_new(loop, props, 0) else {
             problem("libpipewire could not make its loop or context: \(String(cString: strerror(errno)))")

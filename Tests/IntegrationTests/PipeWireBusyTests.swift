@@ -74,6 +74,11 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         #expect(try rig.busy() == "b false  ")
+        // Connected with the native protocol alone: no client.conf and its modules, no D-Bus plugin.
+        let pid = try #require(rig.service.process?.processIdentifier)
+        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        #expect(maps.contains("libpipewire-module-protocol-native"), "connected")
+        #expect(!maps.contains("libpipewire-module-client-node") && !maps.contains("libspa-dbus"), "\(maps)")
 
         // A level meter as pipewire-pulse makes one for pavucontrol (stream.monitor): running, not busy.
         let meter = try rig.pipeWire.stream(["pw-record", "-P", "{ node.name = icare-level-meter stream.monitor = true }",
