@@ -74,11 +74,6 @@ import TestSupport
         let rig = try Rig()
         defer { rig.stop() }
         #expect(try rig.busy() == "b false  ")
-        // Connected with the native protocol alone: no client.conf and its modules, no D-Bus plugin.
-        let pid = try #require(rig.service.process?.processIdentifier)
-        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
-        #expect(maps.contains("libpipewire-module-protocol-native"), "connected")
-        #expect(!maps.contains("libpipewire-module-client-node") && !maps.contains("libspa-dbus"), "\(maps)")
 
         // A level meter as pipewire-pulse makes one for pavucontrol (stream.monitor): running, not busy.
         let meter = try rig.pipeWire.stream(["pw-record", "-P", "{ node.name = icare-level-meter stream.monitor = true }",
@@ -90,6 +85,11 @@ import TestSupport
 
         let recording = try rig.pipeWire.stream(["pw-record", rig.folder + "/voice.wav"])
         try rig.expectBusy("b true microphone pw-record", "pw-record")
+        // Connected (it saw the stream) with the native protocol alone: no client.conf and its modules, no D-Bus plugin.
+        let pid = try #require(rig.service.process?.processIdentifier)
+        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        #expect(maps.contains("libpipewire-module-protocol-native"), "connected")
+        #expect(!maps.contains("libpipewire-module-client-node") && !maps.contains("libspa-dbus"), "\(maps)")
         #expect(waitUntil { rig.monitor.changedProperties.contains("BusySource") && rig.monitor.changedProperties.contains("BusyReason") })
         Subprocess.kill9(recording)
         try rig.expectBusy("b false  ", "pw-record stopped")
