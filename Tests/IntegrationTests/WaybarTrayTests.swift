@@ -11,6 +11,7 @@ import TestSupport
 /// (like icared here) and reaches sway's socket by its absolute path.
 @Suite(.serialized) struct WaybarTrayTests {
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], white: [UInt8] = [0xFF, 0xFF, 0xFF]
+    static let orange: [UInt8] = [0xE6, 0x61, 0x00]
 
     @Test func theRingAppearsInWaybarsTray() throws {
         let bar = try WaybarBar()
@@ -75,5 +76,24 @@ import TestSupport
         #expect(try waitUntil(timeout: 10, interval: 0.2) {
             try bar.ringPoints(Self.blue).isEmpty && bar.screen().bounds(of: Self.white) == nil
         }, "the ring stayed blue or the menu stayed open after the pause")
+    }
+
+    @Test func aLeftClickOnTheDueRingStartsTheBreak() throws {
+        let bar = try WaybarBar()
+        defer { bar.stop() }
+        try NotificationTests.restartDue(bar.service)
+        try bar.registered()
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "due" })
+        // Due: the full orange ring; a left click on it is the item's Activate.
+        var ring: (x: Int, y: Int)?
+        _ = try waitUntil(timeout: 10, interval: 0.2) {
+            let points = try bar.ringPoints(Self.orange)
+            ring = points.count > 30 ? Screenshot.centre(points) : nil
+            return ring != nil
+        }
+        let centre = try #require(ring, "no orange ring in the bar")
+        try bar.pointer.click(x: centre.x, y: centre.y, button: VirtualPointer.left)
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "break" },
+                "the click did not start the break: \(bar.service.log)")
     }
 }
