@@ -6,7 +6,7 @@ import TestSupport
 final class WaybarBar: @unchecked Sendable {
     let sway: HeadlessSway, service: ServiceHarness, pointer: VirtualPointer, waybar: Process
     let env: [String: String]
-    private let shot: String, logPipe = Pipe()
+    private let shot: String, logFile: String
 
     init() throws {
         sway = try HeadlessSway()
@@ -17,6 +17,7 @@ final class WaybarBar: @unchecked Sendable {
         } catch { sway.stop(); throw error }
         let dir = service.home.appendingPathComponent("waybar")
         shot = dir.appendingPathComponent("shot.ppm").path
+        logFile = dir.appendingPathComponent("waybar.log").path
         env = service.environment.merging(["WAYLAND_DISPLAY": sway.socket,
                                            "XDG_RUNTIME_DIR": dir.appendingPathComponent("run").path]) { $1 }
         do {
@@ -26,12 +27,17 @@ final class WaybarBar: @unchecked Sendable {
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let style = dir.appendingPathComponent("style.css").path
             try "window#waybar { background: #000000; }\n".write(toFile: style, atomically: true, encoding: .utf8)
-            waybar = try Subprocess.start(["waybar", "-c", config, "-s", style], environment: env, stderr: logPipe)
+            // Its log to a file (through sh's exec: waybar itself is the child killed at `stop`).
+            waybar = try Subprocess.start(["/bin/sh", "-c", #"exec waybar -c "$0" -s "$1" 2>"$2""#, config, style, logFile],
+                                          environment: env)
         } catch { pointer.stop(); service.stop(); sway.stop(); throw error }
     }
 
-    /// waybar's log so far is not read while it runs (a pipe); sway's tells about the seat and surfaces.
-    var log: String { "sway's log (tail): " + String(sway.log.suffix(3000)) }
+    /// waybar's log so far, and the end of sway's (the seat's devices).
+    var log: String {
+        "waybar's log:\n" + ((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "") +
+            "\nsway's log (end):\n" + String(sway.log.suffix(2000))
+    }
 
     /// Waits (bounded) for waybar's watcher, then for the running icared's item in it; its bus name.
     @discardableResult func registered() throws -> String {
