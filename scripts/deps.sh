@@ -54,7 +54,9 @@ packages="
 #   sway wtype                                a real headless compositor and a keyboard
 #                                             for the Wayland idle tests
 #   waybar grim                               a real StatusNotifierItem host (waybar's tray)
-#                                             on that sway, and screenshots of its bar
+#                                             on that sway, and screenshots of its bar; its
+#                                             menu clicked with a virtual pointer (a python3
+#                                             Wayland client in Tests/TestSupport)
 #   xfce4-panel                               a real X11 StatusNotifierItem host (its systray
 #                                             plugin) under Xvfb: the ring, its menu, clicks
 #   mako-notifier sway-notification-center    the real Wayland notification servers, under

@@ -97,7 +97,9 @@ extension RealServerRig {
     }
 
     /// The top level of the item's menu as the panel reads it (`GetLayout`): each row's label, or nil for a separator.
-    func menuRows(item: String) throws -> [String?] {
+    func menuRows(item: String) throws -> [String?] { try Self.menuRows(service, item: item) }
+
+    static func menuRows(_ service: ServiceHarness, item: String) throws -> [String?] {
         let r = try service.busctl(["call", "--json=short", item, "/StatusNotifierItem/Menu", "com.canonical.dbusmenu",
                                     "GetLayout", "iias", "0", "1", "0"])
         guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],

@@ -5,60 +5,95 @@ import TestSupport
 /// The real host: waybar 0.9's `tray` module (its own StatusNotifierWatcher
 /// and host) on a headless sway, on icared's private bus. The ring must be
 /// registered with waybar's watcher and drawn in the bar, checked on a
-/// screenshot taken with grim. waybar runs as root (like icared here) and
-/// reaches sway's socket by its absolute path.
+/// screenshot taken with grim, and its menu opened and used with a pointer:
+/// a virtual pointer (`VirtualPointer`, wlr-virtual-pointer-unstable-v1), made
+/// before waybar starts, is the seat's pointer device. waybar runs as root
+/// (like icared here) and reaches sway's socket by its absolute path.
 @Suite(.serialized) struct WaybarTrayTests {
-    @Test func theRingAppearsInWaybarsTray() throws {
-        let sway = try HeadlessSway()
-        defer { sway.stop() }
-        let service = try ServiceHarness(start: false)
-        defer { service.stop() }
-        let dir = service.home.appendingPathComponent("waybar")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("run"), withIntermediateDirectories: true)
-        let config = dir.appendingPathComponent("config").path
-        try #"{"layer": "top", "position": "top", "height": 30, "modules-right": ["tray"], "tray": {"icon-size": 24}}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let style = dir.appendingPathComponent("style.css").path
-        try "window#waybar { background: #000000; }\n".write(toFile: style, atomically: true, encoding: .utf8)
-        let env = service.environment.merging(["WAYLAND_DISPLAY": sway.socket,
-                                               "XDG_RUNTIME_DIR": dir.appendingPathComponent("run").path]) { $1 }
-        let log = Pipe()
-        let waybar = try Subprocess.start(["waybar", "-c", config, "-s", style], environment: env, stderr: log)
-        defer { Subprocess.kill9(waybar) }
-        // waybar owns the watcher once its tray is up.
-        #expect(try waitUntil(timeout: 15, interval: 0.1) {
-            try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                "NameHasOwner", "s", "org.kde.StatusNotifierWatcher"]).stdout.contains("true")
-        }, "waybar's tray took no watcher name")
+    static let blue: [UInt8] = [0x35, 0x84, 0xE4], white: [UInt8] = [0xFF, 0xFF, 0xFF]
+    static let orange: [UInt8] = [0xE6, 0x61, 0x00]
 
-        try service.start()
-        let pid = try #require(service.process?.processIdentifier)
-        #expect(try waitUntil(timeout: 10, interval: 0.1) {
-            try service.busctl(["get-property", "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
-                                "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems"])
-                .stdout.contains("org.kde.StatusNotifierItem-\(pid)-1/StatusNotifierItem")
-        }, "not registered with waybar's watcher")
+    @Test func theRingAppearsInWaybarsTray() throws {
+        let bar = try WaybarBar()
+        defer { bar.stop() }
+        try bar.service.start()
+        try bar.registered()
 
         // The bar (30 px high, black) shows the blue ring at its right end.
-        let shot = dir.appendingPathComponent("shot.ppm").path
         var ringPixels = 0
         let drawn = try waitUntil(timeout: 10, interval: 0.2) {
-            let r = try Subprocess.run(["grim", "-t", "ppm", shot], environment: env)
-            guard r.status == 0 else { throw HarnessError("grim failed: \(r)") }
-            let image = try Screenshot(file: shot)
-            ringPixels = image.points(of: [0x35, 0x84, 0xE4], xs: (image.width - 40)..<image.width, ys: 0..<30).count
+            ringPixels = try bar.ringPoints(Self.blue).count
             return ringPixels > 30
         }
         #expect(drawn, "no ring in the bar (\(ringPixels) ring-blue pixels)")
 
         // Paused: waybar reads the new icon after NewIcon and the blue goes.
-        #expect(try service.call("Pause", "u", "0").status == 0)
-        let gone = try waitUntil(timeout: 10, interval: 0.2) {
-            _ = try Subprocess.run(["grim", "-t", "ppm", shot], environment: env)
-            let image = try Screenshot(file: shot)
-            return image.points(of: [0x35, 0x84, 0xE4], xs: (image.width - 40)..<image.width, ys: 0..<30).isEmpty
+        #expect(try bar.service.call("Pause", "u", "0").status == 0)
+        #expect(try waitUntil(timeout: 10, interval: 0.2) { try bar.ringPoints(Self.blue).isEmpty },
+                "the ring stayed blue after Pause")
+        #expect(bar.waybar.isRunning)
+    }
+
+    @Test func aRightClickOpensTheMenuAndPauseForThirtyMinutesPauses() throws {
+        let bar = try WaybarBar()
+        defer { bar.stop() }
+        try bar.service.start()
+        let item = try bar.registered()
+        var ring: (x: Int, y: Int)?
+        _ = try waitUntil(timeout: 10, interval: 0.2) {
+            let points = try bar.ringPoints(Self.blue)
+            ring = points.count > 30 ? Screenshot.centre(points) : nil
+            return ring != nil
         }
-        #expect(gone, "the ring stayed blue after Pause")
-        #expect(waybar.isRunning)
+        let centre = try #require(ring, "no ring in the bar")
+
+        // A right click on the ring: waybar opens the item's dbusmenu as a GTK
+        // menu (a popup at the pointer), white on the black bar and sway's grey.
+        try bar.pointer.move(x: 0, y: 479)
+        #expect(try bar.screen().bounds(of: Self.white) == nil, "white on the screen before the menu opened")
+        try bar.pointer.click(x: centre.x, y: centre.y, button: VirtualPointer.right)
+        _ = try waitUntil(timeout: 10, interval: 0.2) { try bar.screen().bounds(of: Self.white).map { $0.h > 100 } ?? false }
+        // The pointer rests in the screen's bottom left corner (its arrow drawn off the
+        // screen, its white outline not mistaken for the menu) while the menu is measured.
+        try bar.pointer.move(x: 0, y: 479)
+        Thread.sleep(forTimeInterval: 0.3)
+        let menu = try #require(try bar.screen().bounds(of: Self.white), "no menu after a right click: \(bar.log)")
+        try bar.screenshot("status-item-waybar-menu", width: 300, height: 400)
+
+        // A click on the row "Pause for 30 min", found from the menu's layout as
+        // waybar reads it (GetLayout) and the rows' heights measured on this screenshot.
+        let rows = try WaybarBar.menuRows(bar.service, item: item)
+        let row = try WaybarBar.rowCentre("Pause for 30 min", rows: rows, menu: menu)
+        let before = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+        try bar.pointer.click(x: row.x, y: row.y, button: VirtualPointer.left)
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "paused" },
+                "the menu's click did not pause: \(bar.service.log)")
+        let until = try bar.service.number("PausedUntil")
+        let now = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+        #expect(until >= before + 1_790_000_000 && until <= now + 1_810_000_000, "PausedUntil \(until)")
+        // The menu closed and the ring lost its blue (the pointer in its corner again).
+        try bar.pointer.move(x: 0, y: 479)
+        #expect(try waitUntil(timeout: 10, interval: 0.2) {
+            try bar.ringPoints(Self.blue).isEmpty && bar.screen().bounds(of: Self.white) == nil
+        }, "the ring stayed blue or the menu stayed open after the pause")
+    }
+
+    @Test func aLeftClickOnTheDueRingStartsTheBreak() throws {
+        let bar = try WaybarBar()
+        defer { bar.stop() }
+        try NotificationTests.restartDue(bar.service)
+        try bar.registered()
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "due" })
+        // Due: the full orange ring; a left click on it is the item's Activate.
+        var ring: (x: Int, y: Int)?
+        _ = try waitUntil(timeout: 10, interval: 0.2) {
+            let points = try bar.ringPoints(Self.orange)
+            ring = points.count > 30 ? Screenshot.centre(points) : nil
+            return ring != nil
+        }
+        let centre = try #require(ring, "no orange ring in the bar")
+        try bar.pointer.click(x: centre.x, y: centre.y, button: VirtualPointer.left)
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "break" },
+                "the click did not start the break: \(bar.service.log)")
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 /// `nobody` (through `setpriv`, no capabilities) with a runtime folder of
 /// its own (0700, owned by that user); a root client such as `icared` in the
 /// tests reaches its socket by absolute path in `WAYLAND_DISPLAY`. Under
-/// another user it runs as that user. It has no input devices: only `wtype`
-/// (a virtual keyboard) makes input. Killed with SIGKILL at `stop`.
+/// another user it runs as that user. It has no input devices of its own:
+/// `wtype` (a virtual keyboard) and `VirtualPointer` make input. Killed with
+/// SIGKILL at `stop`.
 public final class HeadlessSway: @unchecked Sendable {
     /// The folder holding the config, the log and the runtime folder.
     public let directory: URL
