@@ -2,6 +2,9 @@
 // iCare for Linux — Copyright (c) 2026 iCare for Linux contributors.
 // SPDX-License-Identifier: MIT (see LICENSE).
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // iCare for Linux: an eye-break reminder service on the session bus.
 // No third-party packages: two system C libraries (libdbus-1, libsystemd)
@@ -9,6 +12,42 @@ import PackageDescription
 // Glibc only (no Foundation) to stay small; tests may use Foundation.
 /// libpipewire-0.3's header folders (`pkg-config --cflags-only-I libpipewire-0.3` on Debian and Ubuntu).
 let pipeWireIncludes = ["/usr/include/pipewire-0.3", "/usr/include/spa-0.2"]
+
+/// The service's targets are compiled without the implicit `_StringProcessing` import: that module
+/// (Regex, and `String.contains(String)`) would link 0.9 MB of code into `icared`. See
+/// docs/architecture.md, "How icared is linked and what it keeps in memory".
+/// In release builds each function gets a section of its own, so that the link can drop the unused
+/// ones and place the ones the service runs together (`serviceLinking`).
+let lean: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"]),
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
+]
+
+/// Packed relative relocations (DT_RELR) need glibc 2.36 or newer at run time (Debian 12, Ubuntu 22.10).
+let packedRelocations: Bool = {
+    #if canImport(Glibc)
+    var text = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return false }
+    let version = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
+    #else
+    return false
+    #endif
+}()
+
+/// How the release `icared` is linked (built with `--static-swift-stdlib`, see scripts/products.sh):
+/// with lld, packed relocations, no exported symbols, libstdc++ linked in statically through the
+/// linker script in Sources/icared/link, and the functions it runs placed together
+/// (hot-functions.txt there, written by scripts/hot-functions). Same docs section.
+let linkFolder = "\(Context.packageDirectory)/Sources/icared/link"
+let serviceLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-L", linkFolder,
+         "-Xlinker", "--symbol-ordering-file=\(linkFolder)/hot-functions.txt", "-Xlinker", "--no-warn-symbol-ordering"]
+            + (packedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []),
+        .when(configuration: .release)
+    ),
+]
 
 let package = Package(
     name: "icare",
@@ -42,33 +81,37 @@ let package = Package(
         .systemLibrary(name: "CPipeWire"),
         // glibc's gettext and locale data (libintl.h is part of glibc).
         .systemLibrary(name: "CIntl"),
-        .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "SystemdKit", dependencies: ["CSystemd"]),
-        .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"]),
-        .target(name: "ReminderCore", dependencies: ["Localization"]),
-        .target(name: "ICareFiles", dependencies: ["ReminderCore"]),
-        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"]),
+        .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: lean),
+        .target(name: "SystemdKit", dependencies: ["CSystemd"], swiftSettings: lean),
+        .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"], swiftSettings: lean),
+        .target(name: "ReminderCore", dependencies: ["Localization"], swiftSettings: lean),
+        .target(name: "ICareFiles", dependencies: ["ReminderCore"], swiftSettings: lean),
+        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"], swiftSettings: lean),
         // Calls, screen shares and videos: PipeWire's camera, microphone and screen-cast streams and the
         // desktop's idle inhibitors, summed into one busy state.
         .target(
             name: "Busy",
             dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb", "CPipeWire"],
-            swiftSettings: [.unsafeFlags(pipeWireIncludes.flatMap { ["-Xcc", "-I\($0)"] })]
+            swiftSettings: lean + [.unsafeFlags(pipeWireIncludes.flatMap { ["-Xcc", "-I\($0)"] })]
         ),
         // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads,
         // and a GNOME break taken (org.gnome.Shell.ScreenTime).
-        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DoNotDisturb", "ICareFiles", "SystemdKit"]),
-        .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"]),
-        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"]),
+        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DoNotDisturb", "ICareFiles", "SystemdKit"], swiftSettings: lean),
+        .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
+        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
-        .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
+        .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem"]
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem"],
+            swiftSettings: lean
         ),
-        .executableTarget(name: "icared", dependencies: ["ReminderService"]),
-        .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"]),
-        .executableTarget(name: "icarectl", dependencies: ["ICareCLI"]),
+        .executableTarget(
+            name: "icared", dependencies: ["ReminderService"], exclude: ["link"],
+            swiftSettings: lean, linkerSettings: serviceLinking
+        ),
+        .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
+        .executableTarget(name: "icarectl", dependencies: ["ICareCLI"], swiftSettings: lean),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

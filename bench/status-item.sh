@@ -48,6 +48,12 @@ shown=$(( $(ctx voluntary_ctxt_switches) - v0 )); shown_pre=$(( $(ctx nonvolunta
 rss_kb=$(rss)
 wait "${pids[-1]}" || true
 "$bin/icare-bench" render 200 >"$work/render.txt"
+# How much of the hot-function list (scripts/hot-functions) icared still has:
+# a list gone stale after much new code costs memory, not correctness.
+grep -v '^#' Sources/icared/link/hot-functions.txt | sort -u >"$work/hot"
+nm --defined-only "$bin/icared" | awk '{print $3}' | sort -u >"$work/defined"
+hot_found=$(comm -12 "$work/hot" "$work/defined" | wc -l)
+hot_listed=$(wc -l <"$work/hot")
 val() { grep "^$1 " "$2" | cut -d' ' -f2; }
 
 printf '%-44s %12s  %s\n' measure value target
@@ -59,6 +65,7 @@ printf '%-44s %12s  %s\n' "NewIcon signals over the watcher's run" "$(val watche
 printf '%-44s %12s  %s\n' "registrations" "$(val watcher.registrations "$work/watcher.txt")" "1"
 printf '%-44s %12s  %s\n' "VmRSS without the item (kB)" "$rss_none" "-"
 printf '%-44s %12s  %s\n' "VmRSS with the item (kB)" "$rss_kb" "<= 10240"
+printf '%-44s %12s  %s\n' "hot functions found in icared" "$hot_found/$hot_listed" "all"
 for s in 16 22 24 32 48; do
   printf '%-44s %12s  %s\n' "ring render ${s} px (p50, µs)" "$(val "render.${s}_p50_us" "$work/render.txt")" "<= 1000"
 done

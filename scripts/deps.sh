@@ -6,7 +6,7 @@
 set -eu
 
 packages="
-  pkg-config libdbus-1-dev libsystemd-dev
+  pkg-config libdbus-1-dev libsystemd-dev libstdc++-12-dev
   dbus-daemon dbus-bin
   systemd
   libglib2.0-bin
@@ -27,9 +27,12 @@ packages="
   zsh fish
   libpipewire-0.3-dev pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
+  valgrind binutils
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
+#   libstdc++-12-dev                          build: the release icared links libstdc++.a
+#                                             (Sources/icared/link)
 #   dbus-daemon dbus-bin                      private test buses, dbus-send
 #   systemd                                   busctl, systemd-analyze (unit tests)
 #   libglib2.0-bin                            gdbus, gsettings (tests, examples)
@@ -69,6 +72,8 @@ packages="
 #                                             and pw-record/pw-cli for the busy tests (PipeWireBusyTests)
 #   gstreamer1.0-tools gstreamer1.0-pipewire  an app watching a video source (gst-launch-1.0 pipewiresrc):
 #                                             a camera or a screen cast in use (PipeWireBusyTests)
+#   valgrind binutils                         scripts/hot-functions: callgrind records what icared
+#                                             runs; objcopy, nm
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #

@@ -55,7 +55,11 @@ public enum Introspection {
         guard !doc.isEmpty else { return "" }
         // "--" may not appear inside an XML comment.
         var text = doc
-        while text.contains("--") { text = text.replacingAll("--", with: "- -") }
+        while true {
+            let spaced = text.replacingAll("--", with: "- -")
+            if spaced == text { break }
+            text = spaced
+        }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.count == 1 { return "\(indent)<!-- \(text) -->\n" }
         return "\(indent)<!--\n" + lines.map { $0.isEmpty ? "\n" : "\(indent)  \($0)\n" }.joined() + "\(indent)-->\n"
@@ -113,17 +117,25 @@ public enum Introspection {
 }
 
 extension String {
-    /// Replaces every occurrence of `target` (no Foundation here).
+    /// Replaces every occurrence of `target`, left to right. Neither Foundation
+    /// nor `_StringProcessing` here: the service links neither (docs/architecture.md,
+    /// "What the service is made of").
     func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var out = ""
-        var rest = Substring(self)
-        while let r = rest.firstRange(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
+        var kept = startIndex
+        var at = startIndex
+        while at < endIndex {
+            if self[at...].hasPrefix(target) {
+                out += self[kept..<at]
+                out += replacement
+                at = index(at, offsetBy: target.count)
+                kept = at
+            } else {
+                at = index(after: at)
+            }
         }
-        out += rest
+        out += self[kept...]
         return out
     }
 }

@@ -32,7 +32,8 @@ public enum LocaleTime {
     /// uses `%I`, `%l` or `%r`, as en_US's does).
     static var twelveHour: Bool {
         let t = langinfo(T_FMT)
-        return !isPlainC && (t.contains("%I") || t.contains("%l") || t.contains("%r"))
+        let conversions = zip(t, t.dropFirst()).filter { $0.0 == "%" }.map(\.1)
+        return !isPlainC && conversions.contains { "Ilr".contains($0) }
     }
 
     /// The locale's numeric date (`D_FMT`) with four-digit years; ISO in C.
