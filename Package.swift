@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 // iCare for Linux: an eye-break reminder service on the session bus.
-// No third-party packages: two system C libraries (libdbus-1, libsystemd)
-// and the toolchain's own modules. The daemon and its libraries import
+// No third-party packages: system C libraries (libdbus-1, libsystemd,
+// libwayland-client, libpipewire-0.3) and the toolchain's own modules. The daemon and its libraries import
 // Glibc only (no Foundation) to stay small; tests may use Foundation.
 /// libpipewire-0.3's header folders (`pkg-config --cflags-only-I libpipewire-0.3` on Debian and Ubuntu).
 let pipeWireIncludes = ["/usr/include/pipewire-0.3", "/usr/include/spa-0.2"]
@@ -28,7 +28,8 @@ let packedRelocations: Bool = {
     #if canImport(Glibc)
     var text = [CChar](repeating: 0, count: 64)  // "glibc 2.36"
     guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return false }
-    let version = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    let words = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let version = words.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
     return version.count >= 2 && (version[0], version[1]) >= (2, 36)
     #else
     return false
