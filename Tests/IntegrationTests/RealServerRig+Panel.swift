@@ -134,9 +134,8 @@ extension RealServerRig {
 
     /// When ICARE_SCREENSHOTS names a folder, the panel's corner (and what hangs from it) goes there as `name`.png.
     func panelScreenshot(_ name: String, width: Int, height: Int) throws {
-        guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return }
-        let r = try Subprocess.run(["import", "-window", "root", "-crop", "\(width)x\(height)+0+0", "+repage", "-strip",
-                                    "-depth", "8", dir + "/" + name + ".png"], environment: environment)
-        guard r.status == 0 else { throw HarnessError("import failed: \(r)") }
+        guard let dir = Screenshot.docsFolder else { return }
+        try Screenshot.writeForDocs(name, in: dir, magick: ["import", "-window", "root", "-crop", "\(width)x\(height)+0+0", "+repage"],
+                                    colours: nil, environment: environment)
     }
 }

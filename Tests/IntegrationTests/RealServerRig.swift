@@ -196,11 +196,10 @@ final class RealServerRig: @unchecked Sendable {
 
     /// When ICARE_SCREENSHOTS names a folder, the bubble's part of the screen goes there as `name`.png.
     func screenshot(_ name: String, _ b: Bubble) throws {
-        guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return }
-        let path = dir + "/" + name + ".png"
-        let r = try Subprocess.run(["import", "-window", "root", "-crop", "\(b.w + 8)x\(b.h + 8)+\(max(0, b.x - 4))+\(max(0, b.y - 4))",
-                                    "+repage", "-strip", "-depth", "8", "-colors", "64", path], environment: environment)
-        guard r.status == 0 else { throw HarnessError("import failed: \(r)") }
+        guard let dir = Screenshot.docsFolder else { return }
+        let crop = "\(b.w + 8)x\(b.h + 8)+\(max(0, b.x - 4))+\(max(0, b.y - 4))"
+        try Screenshot.writeForDocs(name, in: dir, magick: ["import", "-window", "root", "-crop", crop, "+repage"],
+                                    colours: 64, environment: environment)
     }
 
     // MARK: the service

@@ -39,3 +39,23 @@ struct Screenshot {
         return ((x0 + x1) / 2, (y0 + y1) / 2)
     }
 }
+
+/// The pictures in docs/ (scripts/screenshots): taken only when ICARE_SCREENSHOTS names a folder.
+extension Screenshot {
+    /// The folder ICARE_SCREENSHOTS names, or nil when no pictures are asked for.
+    static var docsFolder: String? {
+        guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return nil }
+        return dir
+    }
+
+    /// Writes `folder/name.png` with ImageMagick: `magick` is the command with its source and crop
+    /// (`import -window root …` or `convert shot.png …`), followed by what every picture shares:
+    /// no metadata, 8 bits, and at most `colours` colours when given.
+    static func writeForDocs(_ name: String, in folder: String, magick: [String], colours: Int?,
+                             environment: [String: String] = [:]) throws {
+        var arguments = magick + ["-strip", "-depth", "8"]
+        if let colours { arguments += ["-colors", String(colours)] }
+        let r = try Subprocess.run(arguments + [folder + "/" + name + ".png"], environment: environment)
+        guard r.status == 0 else { throw HarnessError("\(magick[0]) failed: \(r)") }
+    }
+}

@@ -64,13 +64,12 @@ final class WaybarBar: @unchecked Sendable {
 
     /// When ICARE_SCREENSHOTS names a folder, the output's top right corner goes there as `name`.png.
     func screenshot(_ name: String, width: Int, height: Int) throws {
-        guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return }
+        guard let dir = Screenshot.docsFolder else { return }
         let png = shot + ".png"
         let grim = try Subprocess.run(["grim", png], environment: env)
         guard grim.status == 0 else { throw HarnessError("grim failed: \(grim)") }
-        let r = try Subprocess.run(["convert", png, "-gravity", "NorthEast", "-crop", "\(width)x\(height)+0+0", "+repage",
-                                    "-strip", "-depth", "8", dir + "/" + name + ".png"])
-        guard r.status == 0 else { throw HarnessError("convert failed: \(r)") }
+        try Screenshot.writeForDocs(name, in: dir, magick: ["convert", png, "-gravity", "NorthEast",
+                                                            "-crop", "\(width)x\(height)+0+0", "+repage"], colours: nil)
     }
 
     /// The points of `colour` at the bar's right end, where the tray is.

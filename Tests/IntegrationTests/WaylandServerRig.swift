@@ -104,14 +104,13 @@ final class WaylandServerRig: @unchecked Sendable {
     /// When ICARE_SCREENSHOTS names a folder, the bubble as sway shows it goes there as `name`.png:
     /// the whole output taken by grim, the empty desktop around the bubble trimmed away.
     func screenshot(_ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return }
+        guard let dir = Screenshot.docsFolder else { return }
         Thread.sleep(forTimeInterval: 0.5)  // the server's first frame (swaync fades in)
         let shot = sway.directory.appendingPathComponent("shot.png").path
         let grim = try Subprocess.run(["grim", shot], environment: environment)
         guard grim.status == 0 else { throw HarnessError("grim failed: \(grim)") }
-        let r = try Subprocess.run(["convert", shot, "-trim", "+repage", "-bordercolor", "black", "-border", "4",
-                                    "-strip", "-depth", "8", "-colors", "64", dir + "/" + name + ".png"])
-        guard r.status == 0 else { throw HarnessError("convert failed: \(r)") }
+        try Screenshot.writeForDocs(name, in: dir, magick: ["convert", shot, "-trim", "+repage", "-bordercolor", "black", "-border", "4"],
+                                    colours: 64)
     }
 
     /// icared stops (SIGTERM) and starts again with a reminder a second away.
