@@ -36,6 +36,26 @@ let packedRelocations: Bool = {
     #endif
 }()
 
+/// Whether lld is there for the toolchain's clang: beside `swift` (the swift.org tarball has it) or on PATH.
+/// Without it the link keeps what the default linker can do (no ordering, no packed relocations).
+let lldAvailable: Bool = {
+    #if canImport(Glibc)
+    let path = (getenv("PATH").map { String(cString: $0) } ?? "").split(separator: ":").map(String.init)
+    func exists(_ file: String) -> Bool { access(file, X_OK) == 0 }
+    func realFolder(_ file: String) -> String? {
+        guard let resolved = realpath(file, nil) else { return nil }
+        defer { free(resolved) }
+        let text = String(cString: resolved)
+        return text.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+    return path.contains { dir in
+        exists(dir + "/ld.lld") || (exists(dir + "/swift") && realFolder(dir + "/swift").map { exists($0 + "/ld.lld") } == true)
+    }
+    #else
+    return false
+    #endif
+}()
+
 /// How the release `icared` is linked (built with `--static-swift-stdlib`, see scripts/products.sh):
 /// with lld, packed relocations, no exported symbols, libstdc++ linked in statically through the
 /// linker script in Sources/icared/link, and the functions it runs placed together
@@ -43,9 +63,10 @@ let packedRelocations: Bool = {
 let linkFolder = "\(Context.packageDirectory)/Sources/icared/link"
 let serviceLinking: [LinkerSetting] = [
     .unsafeFlags(
-        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-L", linkFolder,
-         "-Xlinker", "--symbol-ordering-file=\(linkFolder)/hot-functions.txt", "-Xlinker", "--no-warn-symbol-ordering"]
-            + (packedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []),
+        ["-Xlinker", "--no-export-dynamic", "-L", linkFolder]
+            + (lldAvailable ? ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(linkFolder)/hot-functions.txt",
+                               "-Xlinker", "--no-warn-symbol-ordering"] : [])
+            + (lldAvailable && packedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []),
         .when(configuration: .release)
     ),
 ]
