@@ -119,7 +119,7 @@ public enum Introspection {
 extension String {
     /// Replaces every occurrence of `target`, left to right. Neither Foundation
     /// nor `_StringProcessing` here: the service links neither (docs/architecture.md,
-    /// "What the service is made of").
+    /// "How icared is linked and what it keeps in memory").
     func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var out = ""
