@@ -60,16 +60,10 @@ extension RealServerRig {
 
     /// Waits (bounded) for the ring drawn in `colour` in the panel's 30 px; its centre on screen.
     func ring(_ colour: [UInt8], timeout: TimeInterval = 10) throws -> (x: Int, y: Int) {
-        var found: [(x: Int, y: Int)] = []
-        _ = try waitUntil(timeout: timeout, interval: 0.2) {
+        try Screenshot.ringCentre(timeout: timeout, context: "colour \(colour), panel: \(log("panel.log"))\nicared:\n\(service.log)") {
             let shot = try screen()
-            found = shot.points(of: colour, xs: 0..<shot.width, ys: 0..<30)
-            return found.count > 30
+            return shot.points(of: colour, xs: 0..<shot.width, ys: 0..<30)
         }
-        guard found.count > 30, let centre = Screenshot.centre(found) else {
-            throw HarnessError("no ring in \(colour) in the panel (\(found.count) pixels)\npanel: \(log("panel.log"))\nicared:\n\(service.log)")
-        }
-        return centre
     }
 
     /// The open menu's window (the wrapper's one tall window), from the X server.

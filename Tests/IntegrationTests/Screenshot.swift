@@ -32,6 +32,21 @@ struct Screenshot {
         return found
     }
 
+    /// Waits (bounded) until `points` (read from a fresh screenshot each time) finds a ring:
+    /// more than 30 pixels of its colour. Their centre, where a person would click it.
+    static func ringCentre(timeout: TimeInterval = 10, context: @autoclosure () -> String,
+                           _ points: () throws -> [(x: Int, y: Int)]) throws -> (x: Int, y: Int) {
+        var found: [(x: Int, y: Int)] = []
+        _ = try waitUntil(timeout: timeout, interval: 0.2) {
+            found = try points()
+            return found.count > 30
+        }
+        guard found.count > 30, let centre = centre(found) else {
+            throw HarnessError("no ring on the screen (\(found.count) pixels of its colour)\n\(context())")
+        }
+        return centre
+    }
+
     /// The centre of the points' bounding box, or nil when there are none.
     static func centre(_ points: [(x: Int, y: Int)]) -> (x: Int, y: Int)? {
         guard let x0 = points.map(\.x).min(), let x1 = points.map(\.x).max(),

@@ -72,6 +72,11 @@ final class WaybarBar: @unchecked Sendable {
                                                             "-crop", "\(width)x\(height)+0+0", "+repage"], colours: nil)
     }
 
+    /// Waits (bounded) for the ring drawn in `colour` in the tray; its centre on the output.
+    func ring(_ colour: [UInt8]) throws -> (x: Int, y: Int) {
+        try Screenshot.ringCentre(context: "colour \(colour), waybar:\n\(log)\nicared:\n\(service.log)") { try ringPoints(colour) }
+    }
+
     /// The points of `colour` at the bar's right end, where the tray is.
     func ringPoints(_ colour: [UInt8]) throws -> [(x: Int, y: Int)] {
         let image = try screen()

@@ -39,13 +39,7 @@ import TestSupport
         defer { bar.stop() }
         try bar.service.start()
         let item = try bar.registered()
-        var ring: (x: Int, y: Int)?
-        _ = try waitUntil(timeout: 10, interval: 0.2) {
-            let points = try bar.ringPoints(Self.blue)
-            ring = points.count > 30 ? Screenshot.centre(points) : nil
-            return ring != nil
-        }
-        let centre = try #require(ring, "no ring in the bar")
+        let centre = try bar.ring(Self.blue)
 
         // A right click on the ring: waybar opens the item's dbusmenu as a GTK
         // menu (a popup at the pointer), white on the black bar and sway's grey.
@@ -85,13 +79,7 @@ import TestSupport
         try bar.registered()
         #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "due" })
         // Due: the full orange ring; a left click on it is the item's Activate.
-        var ring: (x: Int, y: Int)?
-        _ = try waitUntil(timeout: 10, interval: 0.2) {
-            let points = try bar.ringPoints(Self.orange)
-            ring = points.count > 30 ? Screenshot.centre(points) : nil
-            return ring != nil
-        }
-        let centre = try #require(ring, "no orange ring in the bar")
+        let centre = try bar.ring(Self.orange)
         try bar.pointer.click(x: centre.x, y: centre.y, button: VirtualPointer.left)
         #expect(try waitUntil(timeout: 10, interval: 0.1) { try bar.service.string("State") == "break" },
                 "the click did not start the break: \(bar.service.log)")
