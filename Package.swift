@@ -151,6 +151,9 @@ let package = Package(
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
+        // iCare as installed, on a real headless KDE Plasma 5.27 (X11 and Wayland): not part of IntegrationTests,
+        // whose tests CI repeats under sanitizers.
+        .testTarget(name: "PlasmaTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,8 +16,17 @@ public final class VirtualPointer: @unchecked Sendable {
     /// The headless output's size (HeadlessSway's config): the extent of absolute motion.
     private let width: Int, height: Int
 
+    /// The protocol the device is made with.
+    public enum Kind: String, Sendable {
+        /// wlroots' `zwlr_virtual_pointer_manager_v1` (sway).
+        case wlroots
+        /// KWin's `org_kde_kwin_fake_input` (Plasma; KWin must run with
+        /// KWIN_WAYLAND_NO_PERMISSION_CHECKS=1, or it offers it only to the programs KDE trusts).
+        case kwin
+    }
+
     /// Connects to the compositor at `socket` (an absolute WAYLAND_DISPLAY) and makes the device.
-    public init(socket: String, width: Int = 640, height: Int = 480) throws {
+    public init(socket: String, width: Int = 640, height: Int = 480, kind: Kind = .wlroots) throws {
         self.width = width
         self.height = height
         file = FileManager.default.temporaryDirectory.appendingPathComponent("icare-virtual-pointer-\(UUID().uuidString).py")
@@ -25,7 +34,7 @@ public final class VirtualPointer: @unchecked Sendable {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         p.arguments = [file.path]
-        p.environment = ["WAYLAND_DISPLAY": socket, "PATH": "/usr/bin:/bin"]
+        p.environment = ["WAYLAND_DISPLAY": socket, "PATH": "/usr/bin:/bin", "ICARE_POINTER": kind.rawValue]
         p.standardInput = input
         p.standardOutput = output
         p.standardError = errors
@@ -82,7 +91,10 @@ public final class VirtualPointer: @unchecked Sendable {
     /// zwlr_virtual_pointer_manager_v1 create_virtual_pointer 0 (seat, new_id);
     /// zwlr_virtual_pointer_v1 motion 0, motion_absolute 1 (time, x, y,
     /// x_extent, y_extent), button 2 (time, button, state), frame 4, read in
-    /// unstable/wlr-virtual-pointer-unstable-v1.xml of swaywm/wlr-protocols.
+    /// unstable/wlr-virtual-pointer-unstable-v1.xml of swaywm/wlr-protocols;
+    /// org_kde_kwin_fake_input authenticate 0 (application, reason), button 2
+    /// (button, state), pointer_motion_absolute 9 (x, y as 24.8 fixed), version 4,
+    /// read in /usr/share/plasma-wayland-protocols/fake-input.xml (Debian 12's plasma-wayland-protocols).
     static let script = #"""
 import os, socket, struct, sys
 
@@ -148,10 +160,15 @@ def bind(interface, version):
     send(registry, 0, struct.pack("=I", globals_[interface]) + string(interface) + struct.pack("=II", version, oid))
     return oid
 
-seat = bind("wl_seat", 1)
-manager = bind("zwlr_virtual_pointer_manager_v1", 1)
-pointer = new_id()
-send(manager, 0, struct.pack("=II", seat, pointer))   # create_virtual_pointer(seat, id)
+kwin = os.environ.get("ICARE_POINTER") == "kwin"
+if kwin:
+    pointer = bind("org_kde_kwin_fake_input", 4)
+    send(pointer, 0, string("iCare tests") + string("a person's pointer"))   # authenticate(application, reason)
+else:
+    seat = bind("wl_seat", 1)
+    manager = bind("zwlr_virtual_pointer_manager_v1", 1)
+    pointer = new_id()
+    send(manager, 0, struct.pack("=II", seat, pointer))   # create_virtual_pointer(seat, id)
 roundtrip()
 print("ready", flush=True)
 
@@ -160,7 +177,11 @@ for line in sys.stdin:
     if not words:
         continue
     t = 0
-    if words[0] == "move":                        # motion_absolute(time, x, y, x_extent, y_extent); frame
+    if words[0] == "move" and kwin:               # pointer_motion_absolute(x, y), 24.8 fixed
+        send(pointer, 9, struct.pack("=ii", int(words[1]) * 256, int(words[2]) * 256))
+    elif words[0] in ("press", "release") and kwin:   # button(button, state)
+        send(pointer, 2, struct.pack("=II", int(words[1], 0), 1 if words[0] == "press" else 0))
+    elif words[0] == "move":                      # motion_absolute(time, x, y, x_extent, y_extent); frame
         send(pointer, 1, struct.pack("=IIIII", t, *map(int, words[1:5])))
         send(pointer, 4)
     elif words[0] in ("press", "release"):        # button(time, button, state); frame
