@@ -16,7 +16,7 @@ struct Control: CustomStringConvertible {
 struct PlasmaBubble: CustomStringConvertible {
     let title: String
     let body: Control
-    /// The action buttons, without the popup's own Close.
+    /// The action buttons, without the header's own (Close; Configure for an app with a desktop entry).
     let buttons: [Control]
     let x: Int, y: Int, w: Int, h: Int
     var named: [String] { buttons.map(\.name) }
@@ -53,7 +53,7 @@ struct PlasmaScreen: CustomStringConvertible {
     }
 
     /// Reads plasmashell's part of the tree: each showing window holding a
-    /// notification (its title, its body text, its buttons but Close), the
+    /// notification (its title, its body text, its buttons below the header), the
     /// push buttons in the panel along the bottom (the tray's items among
     /// them), and each showing window of menu rows (QMenu: the tray's menus).
     static let script = #"""
@@ -101,7 +101,11 @@ struct PlasmaScreen: CustomStringConvertible {
                 if notes:
                     texts = [a for a in nodes if a.get_role() == R.TEXT]
                     body = control(texts[0], text(texts[0])) if texts else control(notes[0], '')
-                    buttons = [control(a) for a in nodes if a.get_role() == R.PUSH_BUTTON and a.get_name() != 'Close']
+                    # The header (a tool bar and, beside it, the app's name, Configure and Close) is Plasma's own.
+                    bars = [control(a) for a in nodes if a.get_role() == R.TOOL_BAR]
+                    def in_header(c):
+                        return any(b['y'] <= c['y'] + c['h'] // 2 < b['y'] + b['h'] for b in bars)
+                    buttons = [c for c in (control(a) for a in nodes if a.get_role() == R.PUSH_BUTTON) if not in_header(c)]
                     out['bubbles'].append({'title': notes[0].get_name(), 'body': body, 'buttons': buttons,
                                            'frame': control(window)})
                 elif rows:
