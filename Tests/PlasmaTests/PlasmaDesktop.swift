@@ -10,6 +10,7 @@ final class PlasmaDesktop: @unchecked Sendable {
     let plasma: HeadlessPlasma
     let service: ServiceHarness
     private var pointer: VirtualPointer?
+    private var menuWatcher: MenuWatcher?
 
     /// The ring's colours (RingIcon): blue counting down to the break, orange when it is due.
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], orange: [UInt8] = [0xE6, 0x61, 0x00]
@@ -107,15 +108,22 @@ final class PlasmaDesktop: @unchecked Sendable {
 
     func click(_ control: Control, button: Int = 1) throws { try click(x: control.centre.x, y: control.centre.y, button: button) }
 
-    /// Right-clicks the ring at `ring` and waits (bounded) for its menu; returns the menu's rows.
-    func openMenu(at ring: (x: Int, y: Int)) throws -> [Control] {
-        try click(x: ring.x, y: ring.y, button: 3)
+    /// Right-clicks the item at `point` and waits (bounded) for its menu; returns the menu's rows.
+    func openMenu(at point: (x: Int, y: Int)) throws -> [Control] {
+        if menuWatcher == nil { menuWatcher = try MenuWatcher(environment: plasma.environment, folder: plasma.directory) }
+        try click(x: point.x, y: point.y, button: 3)
         var rows: [Control] = []
         guard try waitUntil(timeout: 10, interval: 0.2, {
-            rows = try screen().menus.first ?? []
+            rows = try menuRows()
             return !rows.isEmpty
-        }) else { throw HarnessError("no menu opened (\(session)): \(try screen())\nplasmashell: \(plasma.log("plasmashell.log").suffix(3000))") }
+        }) else { throw HarnessError("no menu opened (\(session)): \(onScreen)\nplasmashell: \(plasma.log("plasmashell.log").suffix(3000))") }
         return rows
+    }
+
+    /// The rows of the menu open now (none when no menu shows).
+    func menuRows() throws -> [Control] {
+        guard let menuWatcher else { throw HarnessError("no menu was opened") }
+        return try menuWatcher.rows()
     }
 
     /// Clicks the menu row labelled `label` (the menu must be open).
@@ -171,6 +179,8 @@ final class PlasmaDesktop: @unchecked Sendable {
     func stop() {
         pointer?.stop()
         pointer = nil
+        menuWatcher?.stop()
+        menuWatcher = nil
         service.kill9()
         plasma.stop()
         service.stop()

@@ -25,13 +25,12 @@ struct PlasmaBubble: CustomStringConvertible {
 }
 
 /// What plasmashell shows now, read from the accessibility tree: its
-/// notification popups, the tray's items, and an open menu's rows.
+/// notification popups and the panel's buttons (the tray's items among them).
+/// An open menu is not in the tree (see MenuWatcher).
 struct PlasmaScreen: CustomStringConvertible {
     let bubbles: [PlasmaBubble]
     let tray: [Control]
-    /// The rows of each open menu, top to bottom (separators left out).
-    let menus: [[Control]]
-    var description: String { "bubbles \(bubbles), tray \(tray.map(\.name)), menus \(menus)" }
+    var description: String { "bubbles \(bubbles), tray \(tray.map(\.name))" }
 
     static func parse(_ r: ProcessResult) throws -> PlasmaScreen {
         guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
@@ -48,14 +47,12 @@ struct PlasmaScreen: CustomStringConvertible {
                                 buttons: (b["buttons"] as? [[String: Any]] ?? []).map(control),
                                 x: frame.x, y: frame.y, w: frame.w, h: frame.h)
         }
-        return PlasmaScreen(bubbles: bubbles, tray: (json["tray"] as? [[String: Any]] ?? []).map(control),
-                            menus: (json["menus"] as? [[[String: Any]]] ?? []).map { $0.map(control) })
+        return PlasmaScreen(bubbles: bubbles, tray: (json["tray"] as? [[String: Any]] ?? []).map(control))
     }
 
     /// Reads plasmashell's part of the tree: each showing window holding a
     /// notification (its title, its body text, its buttons below the header), the
-    /// push buttons in the panel along the bottom (the tray's items among
-    /// them), and each showing window of menu rows (QMenu: the tray's menus).
+    /// push buttons in the panel along the bottom (the tray's items among them).
     static let script = #"""
     import json, sys
     import gi
@@ -82,8 +79,7 @@ struct PlasmaScreen: CustomStringConvertible {
     def text(a):
         return Atspi.Text.get_text(a, 0, Atspi.Text.get_character_count(a))
 
-    MENU_ROWS = (R.MENU_ITEM, R.CHECK_MENU_ITEM, R.RADIO_MENU_ITEM, R.MENU)
-    out = {'bubbles': [], 'tray': [], 'menus': []}
+    out = {'bubbles': [], 'tray': []}
     desktop = Atspi.get_desktop(0)
     for i in range(desktop.get_child_count()):
         app = desktop.get_child_at_index(i)
@@ -97,7 +93,6 @@ struct PlasmaScreen: CustomStringConvertible {
                     continue
                 window = nodes[0]
                 notes = [a for a in nodes if a.get_role() == R.NOTIFICATION]
-                rows = [a for a in nodes if a.get_role() in MENU_ROWS]
                 if notes:
                     texts = [a for a in nodes if a.get_role() == R.TEXT]
                     body = control(texts[0], text(texts[0])) if texts else control(notes[0], '')
@@ -108,8 +103,6 @@ struct PlasmaScreen: CustomStringConvertible {
                     buttons = [c for c in (control(a) for a in nodes if a.get_role() == R.PUSH_BUTTON) if not in_header(c)]
                     out['bubbles'].append({'title': notes[0].get_name(), 'body': body, 'buttons': buttons,
                                            'frame': control(window)})
-                elif rows:
-                    out['menus'].append([control(a) for a in rows])
                 elif control(window)['y'] >= PANEL_TOP:
                     out['tray'] += [control(a) for a in nodes if a.get_role() == R.PUSH_BUTTON]
             except Exception:
