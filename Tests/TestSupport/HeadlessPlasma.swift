@@ -214,6 +214,9 @@ public final class HeadlessPlasma: @unchecked Sendable {
         killGroup(p)
         groups.removeAll { $0 === p }
         accessibility = nil
+        // On X11 the launcher also writes its bus's address on the root window (AT_SPI_BUS), which
+        // Qt and libatspi read first: a killed launcher's address would send them to a dead bus.
+        if session == .x11 { _ = try? Subprocess.run(["xprop", "-root", "-remove", "AT_SPI_BUS"], environment: environment) }
     }
 
     /// The applications in the accessibility tree.
