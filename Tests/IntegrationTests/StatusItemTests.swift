@@ -135,11 +135,11 @@ import LoopSupport
                                              "--match=type='signal',interface='com.canonical.dbusmenu'"]) {
             try rig.service.busctl(["emit", "/probe", "org.kde.StatusNotifierItem", "Probe"])
         }
-        // Pause until resumed (7): the engine pauses, the icon and tooltip change, the menu is new.
+        // Pause until resumed (7): the engine pauses, the icon and tooltip change, the menu items with them.
         try Self.click(rig, 7)
         #expect(try rig.service.string("State") == "paused")
         #expect(waitUntil(timeout: 5) {
-            !monitor.signals("NewIcon").isEmpty && !monitor.signals("NewToolTip").isEmpty && !monitor.signals("LayoutUpdated").isEmpty
+            !monitor.signals("NewIcon").isEmpty && !monitor.signals("NewToolTip").isEmpty && !monitor.signals("ItemsPropertiesUpdated").isEmpty
         })
         let tip = try Self.item(rig, "ToolTip") as? [Any]
         #expect(tip?[3] as? String == "Paused")
