@@ -14,6 +14,13 @@ public final class StatusItem {
     static let watcherName = BusName("org.kde.StatusNotifierWatcher")
     static let iconName = "org.icare.Reminder"
 
+    /// The theme icon offered beside the pixmaps: none while the ring is
+    /// drawn. GNOME's AppIndicator, Plasma's tray and xfce4-panel draw an
+    /// item's `IconName` whenever the theme has it, and an installed iCare
+    /// puts `org.icare.Reminder` (the static eye) into hicolor. The ring is
+    /// rendered before the item is exported, so the name is a fallback only.
+    var iconName: String { pixmapsEmpty ? StatusItem.iconName : "" }
+
     let bus: Connection
     let loop: EventLoop
     let log: Log
@@ -154,7 +161,11 @@ public final class StatusItem {
         label = StatusItemTexts.label(next)
         arm(next.nextStep)
         guard announce, let item = itemObject else { return }
-        if iconChanged { item.emit(ItemInterface.name, "NewIcon") }
+        if iconChanged {
+            item.emit(ItemInterface.name, "NewIcon")
+            // While due, hosts draw the attention icon: the same ring.
+            if itemStatus == "NeedsAttention" { item.emit(ItemInterface.name, "NewAttentionIcon") }
+        }
         if tooltip != oldTip { item.emit(ItemInterface.name, "NewToolTip") }
         if label != oldLabel { item.emit(ItemInterface.name, "XAyatanaNewLabel", [.string(label), .string("88 min")]) }
         if itemStatus != oldStatus || oldFace.look != next.look {
