@@ -38,6 +38,10 @@ enum ItemInterface {
                 Property("AttentionIconPixmap", "a(iiay)", doc: "The ring, as IconPixmap: hosts draw this one while the Status is NeedsAttention.",
                          emitsChange: .false) { item.pixmaps },
                 text("AttentionMovieName", "None.") { "" },
+                text("IconAccessibleDesc", "What the ring shows, in words, for screen readers (\"Next break in 12 minutes\").") {
+                    item.accessibleDescription
+                },
+                text("AttentionAccessibleDesc", "The same while a break is due (\"Break due\").") { item.accessibleDescription },
                 Property("ToolTip", "(sa(iiay)ss)", doc: "The full status and today's tally.", emitsChange: .false) {
                     .structure([.string(StatusItem.iconName), .array(element: "(iiay)", []),
                                 .string(StatusItemTexts.title), .string(item.tooltip)])
@@ -49,8 +53,8 @@ enum ItemInterface {
             ],
             signals: [
                 SignalDescription("NewTitle", doc: "Title changed."),
-                SignalDescription("NewIcon", doc: "IconPixmap changed."),
-                SignalDescription("NewAttentionIcon", doc: "AttentionIconPixmap changed (sent while a break is due)."),
+                SignalDescription("NewIcon", doc: "IconPixmap or IconAccessibleDesc changed."),
+                SignalDescription("NewAttentionIcon", doc: "AttentionIconPixmap or AttentionAccessibleDesc changed (sent while a break is due)."),
                 SignalDescription("NewOverlayIcon", doc: "Not sent."),
                 SignalDescription("NewToolTip", doc: "ToolTip changed."),
                 SignalDescription("NewStatus", [Argument("status", "s")], doc: "Status changed."),

@@ -19,6 +19,8 @@ struct MenuEntry {
     var properties: [(String, DBusValue)]
     var children: [MenuEntry] = []
     var action: MenuAction?
+    /// A click does what a left click on the icon does (`StatusItem.activate`).
+    var activates = false
 
     /// The properties every entry states: its type, whether it can be clicked and is shown.
     static func base(_ type: String, enabled: Bool = true) -> [(String, DBusValue)] {
@@ -59,11 +61,16 @@ enum MenuModel {
     static let breakLengths: [UInt32] = [10, 20, 30]
     static let snoozeLengths: [UInt32] = [5, 10, 15]
 
-    static func root(_ status: ReminderStatus, _ settings: Settings) -> MenuEntry {
+    static func root(_ status: ReminderStatus, _ settings: Settings, clock: (Timestamp) -> String) -> MenuEntry {
         let state = status.state
         let running = state == .waiting || state == .snoozed || state == .due
         let userPaused = state == .paused && status.pauseReason == .user
+        // First, what a left click does elsewhere: GNOME's AppIndicator opens the menu on a left click.
+        var first = MenuEntry.item(18, StatusItemTexts.activateLabel(status, clock: clock), nil)
+        first.activates = true
         var items: [MenuEntry] = [
+            first,
+            .separator(19),
             .item(1, StatusItemTexts.startBreak, enabled: running, .event(.startBreak)),
             .item(2, StatusItemTexts.snooze(seconds: settings.snoozeDuration), enabled: state == .due, .event(.snooze(seconds: 0))),
             .item(3, StatusItemTexts.skip, enabled: state == .due || state == .break, .event(.skip)),

@@ -14,15 +14,20 @@ final class StatusMenu {
     private(set) var revision: UInt32 = 1
     /// Carries out a click on an entry.
     var onAction: ((MenuAction) -> Void)?
+    /// A click on the entry that does what a left click on the icon does.
+    var onActivate: (() -> Void)?
+    /// Local clock times for the labels.
+    let clock: (Timestamp) -> String
     weak var object: ExportedObject?
 
-    init(status: ReminderStatus, settings: Settings) {
-        root = MenuModel.root(status, settings)
+    init(status: ReminderStatus, settings: Settings, clock: @escaping (Timestamp) -> String) {
+        self.clock = clock
+        root = MenuModel.root(status, settings, clock: clock)
     }
 
     /// Rebuilds the menu; announces a new revision when anything shown changed.
     func update(status: ReminderStatus, settings: Settings) {
-        let next = MenuModel.root(status, settings)
+        let next = MenuModel.root(status, settings, clock: clock)
         let old = root
         root = next
         if next.structure != old.structure {
@@ -126,7 +131,7 @@ final class StatusMenu {
 
     private func event(_ id: Int32, _ kind: String) throws(DBusError) {
         guard let e = entry(id) else { throw DBusError.invalidArgs("There is no menu item \(id).") }
-        guard kind == "clicked", let action = e.action else { return }
-        onAction?(action)
+        guard kind == "clicked" else { return }
+        if e.activates { onActivate?() } else if let action = e.action { onAction?(action) }
     }
 }

@@ -99,4 +99,29 @@ import LoopSupport
         #expect(monitor.signals("LayoutUpdated").isEmpty)
         #expect(Self.updates(monitor).allSatisfy { first[$0.0] != nil })
     }
+
+    @Test func theFirstItemDoesWhatALeftClickDoes() throws {
+        // GNOME's AppIndicator opens the menu on a single left click: its first item is the left click of other panels.
+        let rig = try DndBusRig(config: "Interval = 15m\nBreakDuration = 10s\n")
+        let watcher = FakeWatcher()
+        try rig.appear(watcher)
+        try rig.service.start(arguments: ["--log-stderr", "--time-scale", "300"])
+        #expect(try waitUntil(timeout: 5) { try StatusItemTests.registered(rig, watcher).count == 1 })
+        let rows = try RealServerRig.menuRows(rig.service, item: StatusItemTests.itemName(rig))
+        #expect(rows.first??.hasPrefix("Next break at ") == true && rows.dropFirst().first == .some(nil), "\(rows)")
+        // Waiting: it shows the status (here, with no notification server, in the log) and changes nothing.
+        try StatusItemTests.click(rig, 18)
+        #expect(waitUntil(timeout: 5) { rig.service.log.contains(" · Today: 0 completed, 0 skipped\n") }, "\(rig.service.log)")
+        #expect(try rig.service.string("State") == "waiting")
+        // Due: it says so and starts the break.
+        #expect(try waitUntil(timeout: 10) { try rig.service.string("State") == "due" })
+        #expect(try waitUntil(timeout: 5) {
+            try RealServerRig.menuRows(rig.service, item: StatusItemTests.itemName(rig)).first == "Time for an eye break — start now"
+        })
+        try StatusItemTests.click(rig, 18)
+        #expect(try rig.service.string("State") == "break")
+        #expect(try waitUntil(timeout: 5) {
+            try RealServerRig.menuRows(rig.service, item: StatusItemTests.itemName(rig)).first??.hasPrefix("Break until ") == true
+        })
+    }
 }
