@@ -73,9 +73,7 @@ final class Notifier {
     /// Whether `refused` is the server's answer (not a server that went away).
     private var refusedByServer = false
     /// When the same words last went out; what must wait for a second.
-    private var pace = NotificationPace()
-    /// Tries again once the words may go out (`pace`).
-    private var paceTimer: EventSource?
+    private let pace: NotificationPace
     var settings = Settings()
     var ticker: EventSource?
     private var watches: [AnyObject] = []
@@ -98,6 +96,7 @@ final class Notifier {
         self.log = log
         icon = NotificationIcon.resolve()
         memo = NotificationMemo(runtimeDirectory: runtimeDirectory)
+        pace = NotificationPace(loop: loop)
     }
 
     private func remember() {
@@ -232,7 +231,7 @@ final class Notifier {
         let now = Clock.monotonic.now()
         if let at = pace.earliest(content, now: now) {
             // The same words less than a second ago: on screen already, or they go a second after the last.
-            if view != shown || !pace.isRepeat(content, now: now) { waitForPace(until: at) }
+            if view != shown || !pace.isRepeat(content, now: now) { pace.hold(until: at) { [unowned self] in self.reconcile() } }
             return
         }
         pace.sent(content, at: now)
@@ -277,16 +276,6 @@ final class Notifier {
         }
     }
 
-    /// Reconciles again at `at` (monotonic), when the held words may go out.
-    private func waitForPace(until at: UInt64) {
-        guard paceTimer == nil else { return }
-        paceTimer = try? loop.addTimer(clock: .monotonic, at: at, accuracy: 1_000) { [unowned self] in
-            self.paceTimer?.cancel()
-            self.paceTimer = nil
-            self.reconcile()
-        }
-    }
-
     // MARK: the server
 
     private func serverChanged(_ newOwner: String?) {
@@ -303,8 +292,6 @@ final class Notifier {
         inFlight = false
         refused = nil
         pace.forget()
-        paceTimer?.cancel()
-        paceTimer = nil
         stopTicker()
         // A server that comes later gets what is due or running, not an old brief notice.
         if wanted.isBrief { wanted = .none }
