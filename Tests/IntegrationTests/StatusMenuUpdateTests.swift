@@ -73,8 +73,10 @@ import LoopSupport
 
         // A break becomes due: Snooze and Skip are announced enabled, by ItemsPropertiesUpdated, not only LayoutUpdated.
         #expect(try waitUntil(timeout: 10) { try rig.service.string("State") == "due" })
-        #expect(waitUntil(timeout: 5) { Self.announced(monitor, 2, "enabled", true) && Self.announced(monitor, 3, "enabled", true) },
-                "\(Self.updates(monitor))")
+        #expect(waitUntil(timeout: 5) {
+            Self.announced(monitor, 2, "enabled", true) && Self.announced(monitor, 3, "enabled", true)
+                && Self.announced(monitor, 18, label: "Time for an eye break — start now")
+        }, "\(Self.updates(monitor))")
         let due = try Self.layout(rig)
         #expect(due[2]?["enabled"] as? Bool == true && due[3]?["enabled"] as? Bool == true)
 
