@@ -3,7 +3,7 @@
 # machine. The one place that knows them, in two lists: what building and
 # running need (always), and what only the tests need (with --test). README,
 # scripts/run and scripts/demo call it plain; scripts/test (and so .ci/run),
-# scripts/screenshots and scripts/hot-functions call it with --test.
+# scripts/screenshots, scripts/hot-functions and bench/ call it with --test.
 # Idempotent and quiet: apt runs only when a package is missing. Uses sudo
 # when not root.
 #
