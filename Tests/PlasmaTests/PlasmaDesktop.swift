@@ -17,8 +17,8 @@ final class PlasmaDesktop: @unchecked Sendable {
 
     /// A Plasma session and the installed icared (not started yet), with `config`.
     init(_ session: HeadlessPlasma.Session, config: String = "BreakDuration = 10s\n") throws {
-        let prefix = try InstalledICare.prefix()
-        plasma = try HeadlessPlasma(session, dataDirectories: [prefix + "/share"])
+        let installed = try SuiteInstall.installed()
+        plasma = try HeadlessPlasma(session, dataDirectories: [installed.share])
         do {
             // As a session starts it: the desktop's variables, the prefix's share on XDG_DATA_DIRS. Not
             // WAYLAND_DISPLAY: a headless session has no input, and KWin's idle protocol would make the
@@ -27,7 +27,7 @@ final class PlasmaDesktop: @unchecked Sendable {
                                                    "XDG_SESSION_TYPE", "DISPLAY"].contains($0.key) }
             env["WAYLAND_DISPLAY"] = ""
             service = try ServiceHarness(config: config, environment: env, bus: plasma.bus, start: false)
-            service.executable = prefix + "/bin/icared"
+            service.program = installed.icared
         } catch {
             plasma.stop()
             throw error

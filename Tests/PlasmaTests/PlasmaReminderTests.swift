@@ -5,7 +5,7 @@ import TestSupport
 /// The installed icared's reminder and countdown in plasmashell's own
 /// popups, on X11 and on Wayland: read from the accessibility tree, every
 /// button and the body pressed with a real pointer.
-@Suite(.serialized) struct PlasmaNotificationTests {
+@Suite(.serialized) struct PlasmaReminderTests {
     static let reminder = "Time for an eye break"
 
     /// The one reminder popup: its buttons are exactly Start, Snooze and Skip, once each.
