@@ -63,6 +63,8 @@ test_packages="
   pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
   valgrind binutils
+  plasma-workspace plasma-desktop kwin-x11 breeze
+  kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -102,6 +104,14 @@ test_packages="
 #                                             a camera or a screen cast in use (PipeWireBusyTests)
 #   valgrind binutils                         scripts/hot-functions: callgrind records what icared
 #                                             runs; objcopy, nm
+#   plasma-workspace plasma-desktop kwin-x11 breeze
+#                                             a real KDE Plasma 5.27 under Xvfb (PlasmaTests):
+#                                             plasmashell's notifications and tray, kded5's watcher
+#   kwin-wayland plasma-workspace-wayland kde-spectacle
+#                                             the same on Wayland (kwin_wayland --virtual);
+#                                             spectacle takes its screenshots
+#   x11-utils                                 xprop: the accessibility bus's address on the root
+#                                             window (HeadlessPlasma)
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #
