@@ -152,15 +152,15 @@ final class PlasmaDesktop: @unchecked Sendable {
         try waitUntil(timeout: timeout, interval: 0.1) { try service.string("State") == state }
     }
 
-    /// icared stops (SIGTERM) and starts again with a reminder a second away.
-    func restartDue() throws {
+    /// icared stops (SIGTERM) and starts again with a reminder a second away (and `arguments` after its usual ones).
+    func restartDue(_ arguments: [String] = []) throws {
         if service.process != nil { _ = try service.signal(SIGTERM) }
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000), next = now + 1_000_000
         try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         try "icare-engine=1\nclock=\(now)\nphase=waiting\nstart=\(next - 1_200_000_000)\nnext=\(next)\npause=none\n"
             .write(toFile: service.stateDirectory + "/state", atomically: true, encoding: .utf8)
-        try service.start()
+        try service.start(arguments: ["--log-stderr", "--debug"] + arguments)
     }
 
     /// The history's records of today as `GetHistory` gives them: (kind, seconds rested).

@@ -95,4 +95,34 @@ import TestSupport
         try desk.chooseRow(Self.start, in: rows)
         #expect(try desk.state(becomes: "break"), "the menu's Start did not start a break: \(desk.service.log)")
     }
+
+    /// Snooze and Skip, greyed while a snooze runs, come back when it ends and the break is due
+    /// again (icared 60 times faster: the 5-minute snooze takes 5 s); a left click on the ring then
+    /// starts the due break.
+    @Test(arguments: HeadlessPlasma.Session.allCases)
+    func snoozeAndSkipComeBackWhenTheSnoozeEndsAndALeftClickStartsTheBreak(_ session: HeadlessPlasma.Session) throws {
+        let desk = try PlasmaDesktop(session)
+        defer { desk.stop() }
+        try desk.restartDue(["--time-scale", "60"])
+        #expect(try desk.state(becomes: "due"))
+        let item = try Self.item(desk)
+
+        var rows = try Self.menu(desk, item, [Self.start: true, Self.snooze: true, Self.skip: true], "a due break")
+        try desk.chooseRow(Self.snooze, in: rows)
+        #expect(try desk.state(becomes: "snoozed"), "the menu's Snooze did not snooze: \(desk.service.log)")
+        rows = try Self.menu(desk, item, [Self.start: true, Self.snooze: false, Self.skip: false], "snoozed")
+        // Out of the way: a click on the item closes its menu.
+        try desk.click(item)
+        #expect(try waitUntil(timeout: 5, interval: 0.2) { try desk.menuRows().isEmpty }, "the menu stayed open")
+
+        #expect(try desk.state(becomes: "due", timeout: 20), "the snooze did not end: \(desk.service.log)")
+        rows = try Self.menu(desk, item, [Self.start: true, Self.snooze: true, Self.skip: true], "due again after the snooze")
+        try desk.click(item)
+        #expect(try waitUntil(timeout: 5, interval: 0.2) { try desk.menuRows().isEmpty }, "the menu stayed open")
+
+        // A left click on the ring is Activate: the due break starts.
+        #expect(try desk.state(becomes: "due"))
+        try desk.click(item)
+        #expect(try desk.state(becomes: "break"), "a left click on the ring did not start the due break: \(desk.service.log)")
+    }
 }
