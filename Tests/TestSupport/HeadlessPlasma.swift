@@ -183,7 +183,6 @@ public final class HeadlessPlasma: @unchecked Sendable {
     public func startPlasmashell() throws {
         stopAccessibility()
         shell = try start(["plasmashell", "--no-respawn"], log: "plasmashell.log")
-        let started = Date()
         for name in ["org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"] {
             guard try waitForName(name, timeout: 30) else {
                 throw HarnessError("\(name) did not appear (\(session)); plasmashell: \(log("plasmashell.log"))")
@@ -192,12 +191,8 @@ public final class HeadlessPlasma: @unchecked Sendable {
         guard try waitUntil(timeout: 30, interval: 0.1, { try !names().filter { $0.hasPrefix("org.kde.StatusNotifierHost-") }.isEmpty }) else {
             throw HarnessError("no tray host (\(session)); plasmashell: \(log("plasmashell.log"))")
         }
-        startUpSeconds = Date().timeIntervalSince(started)
         try startAccessibility()
     }
-
-    /// How long the last plasmashell took to serve notifications and host the tray.
-    public private(set) var startUpSeconds: TimeInterval = 0
 
     /// The accessibility bus, started after plasmashell so that Qt joins it (see the type's comment),
     /// and waits until plasmashell's windows are in its tree.
