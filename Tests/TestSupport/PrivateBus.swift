@@ -13,8 +13,7 @@ public final class PrivateBus: @unchecked Sendable {
     /// lets every user in, for a server that must run as another user (mako and
     /// swaync beside a headless sway, which runs as `nobody`). The socket is
     /// made 0777 by dbus-daemon either way: the policy is what lets them in.
-    /// `environment` is laid over the daemon's own: the services it activates inherit it
-    /// (a desktop session's bus starts with its DISPLAY and desktop variables set).
+    /// `environment` is the daemon's, which the services it activates inherit (a desktop's private folders).
     public init(serviceDirectory: String? = nil, system: Bool = false, anyUser: Bool = false,
                 environment: [String: String] = [:]) throws {
         let daemon = try Subprocess.which("dbus-daemon")

@@ -2,7 +2,8 @@ import Foundation
 
 /// An RGB screenshot in binary PPM: `grim -t ppm` on Wayland, ImageMagick's
 /// `import -window root ppm:…` on X11. The tray tests look for the ring's
-/// colours in it, as a person looks for the icon.
+/// colours in it, as a person looks for the icon. GNOME Shell's screenshots
+/// (PNG) are read through ImageMagick's `convert … ppm:`.
 public struct Screenshot: Sendable {
     public let width: Int, height: Int, rgb: [UInt8]
 
