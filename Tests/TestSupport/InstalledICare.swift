@@ -23,15 +23,19 @@ public final class InstalledICare: @unchecked Sendable {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("icare-installed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let make = try Subprocess.which("make")
+        // HOME outside the prefix: the system layout a package has (the unit in lib/systemd/user,
+        // autostart in etc/xdg/autostart, all below the prefix), not a personal install's.
         let r = try Subprocess.run([make, "-C", Self.repo.path, "install", "PREFIX=\(prefix)", "BINSRC=\(Products.binDirectory)"],
-                                   environment: ["HOME": root.path], timeout: 120)
+                                   environment: ["HOME": root.appendingPathComponent("home").path, "XDG_CONFIG_HOME": ""],
+                                   timeout: 120)
         guard r.status == 0 else {
             remove()
             throw HarnessError("make install into \(prefix) failed: \(r)")
         }
-        guard FileManager.default.isExecutableFile(atPath: icared), FileManager.default.fileExists(atPath: themeIcon) else {
+        guard FileManager.default.isExecutableFile(atPath: icared), FileManager.default.fileExists(atPath: themeIcon),
+              FileManager.default.fileExists(atPath: prefix + "/etc/xdg/autostart/icared-autostart.desktop") else {
             remove()
-            throw HarnessError("make install left no icared or no theme icon in \(prefix)")
+            throw HarnessError("make install left no icared, theme icon or system autostart entry in \(prefix)")
         }
     }
 
