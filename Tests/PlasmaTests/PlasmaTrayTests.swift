@@ -97,10 +97,10 @@ import TestSupport
     }
 
     /// Snooze and Skip, greyed while a snooze runs, come back when it ends and the break is due
-    /// again (icared 60 times faster: the 5-minute snooze takes 5 s); a left click on the ring then
-    /// starts the due break.
+    /// again (icared 60 times faster: the 5-minute snooze takes 5 s); a left click on the ring shows
+    /// the status while snoozed and starts the break once it is due.
     @Test(arguments: HeadlessPlasma.Session.allCases)
-    func snoozeAndSkipComeBackWhenTheSnoozeEndsAndALeftClickStartsTheBreak(_ session: HeadlessPlasma.Session) throws {
+    func snoozeAndSkipComeBackWhenTheSnoozeEndsAndALeftClickShowsOrStarts(_ session: HeadlessPlasma.Session) throws {
         let desk = try PlasmaDesktop(session)
         defer { desk.stop() }
         try desk.restartDue(["--time-scale", "60"])
@@ -114,6 +114,10 @@ import TestSupport
         // Out of the way: a click on the item closes its menu.
         try desk.click(item)
         #expect(try waitUntil(timeout: 5, interval: 0.2) { try desk.menuRows().isEmpty }, "the menu stayed open")
+        // Nothing due: a left click shows the status and today's tally in a popup.
+        try desk.click(item)
+        let status = try desk.bubble { $0.title.hasPrefix("Snoozed until ") }
+        #expect(status.body.name.hasPrefix("Today: 0 completed, 0 skipped"), "\(status)")
 
         #expect(try desk.state(becomes: "due", timeout: 20), "the snooze did not end: \(desk.service.log)")
         rows = try Self.menu(desk, item, [Self.start: true, Self.snooze: true, Self.skip: true], "due again after the snooze")
