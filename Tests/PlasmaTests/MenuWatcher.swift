@@ -30,7 +30,7 @@ final class MenuWatcher: @unchecked Sendable {
             throw HarnessError("the accessibility listener did not start")
         }
         // Qt learns of a new listener from the registry's signal: give it that moment.
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 1)
     }
 
     /// The rows of the menu showing now (empty when none shows).
