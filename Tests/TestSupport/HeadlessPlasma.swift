@@ -19,7 +19,8 @@ import Foundation
 ///
 /// Every child leads a process group of its own (Foundation spawns so), and
 /// `stop` ends each group: what they started, and what the bus activated,
-/// ends with them. Throws with the logs when something does not come up.
+/// ends with them; then any program still running with the session's HOME
+/// (KIO's workers leave the group). Throws with the logs when something does not come up.
 public final class HeadlessPlasma: @unchecked Sendable {
     public enum Session: String, Sendable, CaseIterable, CustomStringConvertible {
         case x11, wayland
@@ -279,7 +280,20 @@ public final class HeadlessPlasma: @unchecked Sendable {
             kill(-busProcess.processIdentifier, SIGKILL)
         }
         bus.stop()
+        killStragglers()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Programs of the session that left its process groups (plasmashell's KIO workers start a
+    /// session of their own): every process whose environment has this session's HOME.
+    private func killStragglers() {
+        let home = Array("HOME=\(directory.appendingPathComponent("home").path)".utf8)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != getpid(), let file = FileHandle(forReadingAtPath: "/proc/\(entry)/environ") else { continue }
+            let variables = file.readDataToEndOfFile().split(separator: 0)
+            try? file.close()
+            if variables.contains(where: { Array($0) == home }) { kill(pid, SIGKILL) }
+        }
     }
 
     deinit { stop() }
