@@ -175,6 +175,8 @@ let package = Package(
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
+        // The app (icare) on Xvfb against the real icared, through the accessibility tree.
+        .testTarget(name: "AppTests", dependencies: ["TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
     ],
     swiftLanguageModes: [.v6]

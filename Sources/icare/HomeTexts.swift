@@ -40,8 +40,8 @@ enum HomeTexts {
             return trn("Look at something 20 feet (6 m) away for %d second.",
                        "Look at something 20 feet (6 m) away for %d seconds.", Int(s.breakDuration), s.breakDuration)
         case "inactive" where s.nextBreak > 0:
-            // TRANSLATORS: %s is a time, maybe with its day ("tomorrow 09:00").
-            return tr("Reminders start again at %s.", time.clock(s.nextBreak, relativeTo: now))
+            // TRANSLATORS: %s is a time, maybe with its day ("tomorrow 09:20").
+            return tr("The first break is at %s.", time.clock(s.nextBreak, relativeTo: now))
         default: break
         }
         if s.busy && s.state != "paused" {

@@ -21,6 +21,8 @@ final class HomeView {
     private var start, snooze, skip, resume, pauseRow: Widget!
     private let history: HistoryView
     private let absent: Widget
+    /// The page shown until the first answer (removed then).
+    private var starting: Widget?
     private lazy var timer = OneShotTimer { [unowned self] in self.update() }
 
     init(model: AppModel) {
@@ -73,8 +75,8 @@ final class HomeView {
         let s = OpaquePointer(gp(stack))
         gtk_stack_add_named(s, scroller, "home")
         gtk_stack_add_named(s, absent, "absent")
-        let waiting = UI.label(HomeTexts.starting, classes: ["dim-label"])
-        gtk_stack_add_named(s, waiting, "starting")
+        starting = UI.label(HomeTexts.starting, classes: ["dim-label"])
+        gtk_stack_add_named(s, starting, "starting")
         gtk_stack_set_visible_child_name(s, "starting")
     }
 
@@ -91,11 +93,17 @@ final class HomeView {
             return
         }
         gtk_stack_set_visible_child_name(s, "home")
+        if let page = starting {
+            gtk_stack_remove(s, page)
+            starting = nil
+        }
         let now = AppModel.now()
         let face = RingPicture.face(status, now: now)
         ring.show(face)
         let words = HomeTexts.state(status, now: now, time: model.time)
-        UI.setText(countdown, HomeTexts.countdown(status, now: now))
+        let left = HomeTexts.countdown(status, now: now)
+        UI.setText(countdown, left)
+        UI.show(countdown, !left.isEmpty)
         UI.setText(stateLabel, words)
         icare_accessible_label(gp(ring.widget), words)
         let more = HomeTexts.detail(status, now: now, time: model.time)

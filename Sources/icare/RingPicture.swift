@@ -13,10 +13,10 @@ final class RingPicture {
 
     init(size: Int32) {
         self.size = size
-        widget = gtk_picture_new()!
-        gtk_widget_set_size_request(widget, size, size)
-        gtk_picture_set_can_shrink(icare_picture(gp(widget)), 0)
+        widget = gtk_image_new()!
+        gtk_image_set_pixel_size(OpaquePointer(gp(widget)), size)
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
     }
 
     /// The face for `s` at `now`, as the panel computes it.
@@ -40,7 +40,7 @@ final class RingPicture {
         let bytes = image.bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         let texture = gdk_memory_texture_new(Int32(pixels), Int32(pixels), GDK_MEMORY_A8R8G8B8, bytes, gsize(pixels * 4))
         g_bytes_unref(bytes)
-        gtk_picture_set_paintable(icare_picture(gp(widget)), icare_paintable(gp(texture)))
+        gtk_image_set_from_paintable(OpaquePointer(gp(widget)), icare_paintable(gp(texture)))
         g_object_unref(gp(texture))
     }
 }

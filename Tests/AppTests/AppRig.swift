@@ -1,0 +1,183 @@
+import Foundation
+import TestSupport
+
+/// One element of the app's window as the accessibility tree (AT-SPI) tells it.
+struct Element: CustomStringConvertible {
+    let role: String
+    let name: String
+    let x: Int, y: Int, w: Int, h: Int
+    var description: String { "\(role) '\(name)'" }
+}
+
+/// The real app (`icare`) on a headless display against the real icared on a
+/// private bus: its own Xvfb (`-displayfd`), its own accessibility bus
+/// (at-spi-bus-launcher on the private session bus, with the registry woken
+/// before the app starts, so that GTK registers the app with it), private
+/// XDG folders. Every child leads a process group of its own (Foundation's
+/// Process spawns with POSIX_SPAWN_SETPGROUP), so `stop` ends each group.
+/// Anything that does not start throws: the test fails.
+final class AppRig: @unchecked Sendable {
+    let service: ServiceHarness
+    let work: URL
+    private(set) var display = ""
+    private var groups: [Process] = []
+    private(set) var app: Process?
+    /// More environment for the app (a locale).
+    let appEnvironment: [String: String]
+
+    /// `startService: false` leaves icared off (the app then activates it through `bus`, or says it is absent).
+    init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
+         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], startApp: Bool = true) throws {
+        service = try ServiceHarness(config: config, bus: bus, start: false)
+        work = service.home.appendingPathComponent("desktop")
+        self.appEnvironment = appEnvironment
+        do {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            if startService { try service.start(arguments: serviceArguments ?? ["--log-stderr", "--debug"]) }
+            try startDisplay()
+            try startAccessibility()
+            if startApp { try launchApp() }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    static let config = "BreakDuration = 10\nSnoozeDuration = 300\nSound = false\n"
+
+    var environment: [String: String] {
+        var env = service.environment
+        env["DISPLAY"] = display
+        env["GDK_BACKEND"] = "x11"
+        // No portal, no dconf settings of the host: GTK's defaults.
+        env["GSETTINGS_BACKEND"] = "memory"
+        return env
+    }
+
+    @discardableResult
+    func startGroup(_ arguments: [String], log: String, environment extra: [String: String] = [:]) throws -> Process {
+        let path = work.appendingPathComponent(log).path
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
+        p.arguments = Array(arguments.dropFirst())
+        var env = ProcessInfo.processInfo.environment.merging(Subprocess.neutralLocale.merging(environment) { $1 }) { $1 }
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "GTK_A11Y")  // GTK's accessibility on (a host may turn it off)
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = handle
+        p.standardError = handle
+        try Subprocess.launch(p)
+        groups.append(p)
+        return p
+    }
+
+    func log(_ name: String) -> String { (try? String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)) ?? "" }
+
+    private func startDisplay() throws {
+        let out = Pipe()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Subprocess.which("Xvfb"))
+        p.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x900x24"]
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try Subprocess.launch(p)
+        groups.append(p)
+        guard let number = Subprocess.firstLine(of: out) else { throw HarnessError("Xvfb did not report its display") }
+        display = ":" + number
+    }
+
+    private func startAccessibility() throws {
+        try startGroup(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
+        guard try waitForName("org.a11y.Bus") else { throw HarnessError("at-spi-bus-launcher did not start: \(log("at-spi.log"))") }
+        // Reading the desktop starts the registry (bus activation on the accessibility bus).
+        let r = try atspi(["count"])
+        guard r.status == 0 else { throw HarnessError("the accessibility registry did not answer: \(r)") }
+    }
+
+    /// Starts `icare` (another instance when one runs: it hands over and exits).
+    @discardableResult
+    func launchApp(log: String = "app.log") throws -> Process {
+        let p = try startGroup([try Products.path("icare")], log: log, environment: appEnvironment)
+        if app == nil { app = p }
+        return p
+    }
+
+    func waitForName(_ name: String) throws -> Bool {
+        try waitUntil(timeout: 10, interval: 0.05) {
+            try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                "NameHasOwner", "s", name]).stdout == "b true\n"
+        }
+    }
+
+    // MARK: the accessibility tree
+
+    func atspi(_ arguments: [String]) throws -> ProcessResult {
+        let script = work.appendingPathComponent("atspi-app.py").path
+        if !FileManager.default.fileExists(atPath: script) { try AppRig.script.write(toFile: script, atomically: true, encoding: .utf8) }
+        return try Subprocess.run(["/usr/bin/python3", script] + arguments, environment: environment, timeout: 20)
+    }
+
+    /// The app's windows: for each, its elements (visible ones only), in tree order.
+    func windows() throws -> [[Element]] {
+        let r = try atspi(["tree"])
+        guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[[String: Any]]] else {
+            throw HarnessError("reading the accessibility tree failed: \(r)")
+        }
+        return json.map { window in
+            window.map { e in
+                func int(_ k: String) -> Int { (e[k] as? NSNumber)?.intValue ?? -1 }
+                return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"))
+            }
+        }
+    }
+
+    /// The main window's elements (the first window named iCare).
+    func home() throws -> [Element] { try windows().first { $0.first?.name == "iCare" } ?? [] }
+
+    /// The texts (labels) of the main window.
+    func texts() throws -> [String] { try home().filter { $0.role == "label" }.map(\.name) }
+
+    /// The names of the buttons showing in the main window.
+    func buttons() throws -> [String] { try home().filter { $0.role == "push button" }.map(\.name) }
+
+    /// Waits (bounded) until the main window satisfies `condition`; throws with what it showed.
+    @discardableResult
+    func waitForHome(timeout: TimeInterval = 10, _ what: String, _ condition: ([Element]) -> Bool) throws -> [Element] {
+        var seen: [Element] = []
+        let ok = try waitUntil(timeout: timeout, interval: 0.1) {
+            seen = try home()
+            return condition(seen)
+        }
+        guard ok else { throw HarnessError("the window never showed \(what); it showed \(seen)\napp:\n\(log("app.log"))\nicared:\n\(service.log)") }
+        return seen
+    }
+
+    /// Waits for a label with exactly `text`.
+    @discardableResult
+    func waitForText(_ text: String, timeout: TimeInterval = 10) throws -> [Element] {
+        try waitForHome(timeout: timeout, "'\(text)'") { $0.contains { $0.role == "label" && $0.name == text } }
+    }
+
+    /// Presses the button named `name` through its accessible action ("click"), as a screen reader does.
+    func press(_ name: String, role: String = "push button") throws {
+        let r = try atspi(["press", role, name])
+        guard r.status == 0 else { throw HarnessError("pressing '\(name)' failed: \(r)\non screen: \((try? home()) ?? [])") }
+    }
+
+    func stop() {
+        service.kill9()
+        for p in groups.reversed() where p.isRunning {
+            kill(-p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        groups.removeAll()
+        service.stop()
+    }
+
+    deinit { stop() }
+}
