@@ -22,6 +22,9 @@ static inline GApplication *icare_g_application(gpointer object) { return G_APPL
 static inline GtkAccessible *icare_accessible(gpointer object) { return GTK_ACCESSIBLE(object); }
 static inline GtkSpinButton *icare_spin(gpointer object) { return GTK_SPIN_BUTTON(object); }
 static inline GtkSwitch *icare_switch(gpointer object) { return GTK_SWITCH(object); }
+static inline GtkCheckButton *icare_check_button(gpointer object) { return GTK_CHECK_BUTTON(object); }
+static inline GtkToggleButton *icare_toggle_button(gpointer object) { return GTK_TOGGLE_BUTTON(object); }
+static inline GtkEditable *icare_editable(gpointer object) { return GTK_EDITABLE(object); }
 static inline GtkLevelBar *icare_level_bar(gpointer object) { return GTK_LEVEL_BAR(object); }
 static inline GtkOrientable *icare_orientable(gpointer object) { return GTK_ORIENTABLE(object); }
 static inline GtkPicture *icare_picture(gpointer object) { return GTK_PICTURE(object); }

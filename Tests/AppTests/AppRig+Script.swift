@@ -1,8 +1,8 @@
 extension AppRig {
     /// The accessibility side, in python3 with gir1.2-atspi-2.0:
     /// `count` (wakes the registry), `tree` (the app's windows as JSON: every
-    /// visible element with its role, name and place), `press ROLE NAME`
-    /// (the element's first action: "click" for buttons), `value ROLE NAME V`
+    /// visible element with its role, name and place), `press ROLE NAME [WITHIN]`
+    /// (the element's first action: "click" for buttons, "toggle" for switches; WITHIN names an ancestor), `value ROLE NAME V`
     /// (sets a spin button or slider through the Value interface),
     /// `focus ROLE NAME` (gives it the keyboard focus).
     static let script = #"""
@@ -33,7 +33,16 @@ extension AppRig {
                 place = {}  # no Component interface (a GtkStackPage): no place, its children still count
             if place and place['w'] <= 0 and place['h'] <= 0:
                 return  # not on screen: a stack's other pages
-            out.append(dict(place, role=a.get_role_name(), name=a.get_name() or ''))
+            item = dict(place, role=a.get_role_name(), name=a.get_name() or '')
+            states = a.get_state_set()
+            if item['role'] in ('check box', 'toggle button', 'radio button'):
+                item['checked'] = states.contains(Atspi.StateType.CHECKED)
+            elif states.contains(Atspi.StateType.PRESSED):
+                item['checked'] = True  # a toggle button (GTK 4.8 gives it the push button role) that is down
+            item['sensitive'] = states.contains(Atspi.StateType.SENSITIVE)
+            if 'Value' in a.get_interfaces():
+                item['value'] = a.get_value_iface().get_current_value()
+            out.append(item)
             for i in range(a.get_child_count()):
                 walk(a.get_child_at_index(i), out)
         except Exception:
@@ -53,12 +62,25 @@ extension AppRig {
             return None
         return None
 
-    def element(role, name):
+    def element(role, name, within=None):
         for app in apps():
-            f = find(app, role, name)
-            if f is not None:
-                return f
-        sys.exit('no visible %s named %r' % (role, name))
+            scopes = [app] if within is None else named(app, within)
+            for scope in scopes:
+                f = find(scope, role, name)
+                if f is not None:
+                    return f
+        sys.exit('no visible %s named %r%s' % (role, name, ' in %r' % within if within else ''))
+
+    def named(a, name, out=None):
+        out = [] if out is None else out
+        try:
+            if a.get_name() == name and visible(a):
+                out.append(a)
+            for i in range(a.get_child_count()):
+                named(a.get_child_at_index(i), name, out)
+        except Exception:
+            pass
+        return out
 
     command = sys.argv[1]
     if command == 'count':
@@ -73,7 +95,7 @@ extension AppRig {
                     windows.append(out)
         json.dump(windows, sys.stdout)
     elif command == 'press':
-        e = element(sys.argv[2], sys.argv[3])
+        e = element(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
         if not e.get_action_iface().do_action(0):
             sys.exit('the action failed')
     elif command == 'value':

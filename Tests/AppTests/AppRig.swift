@@ -6,7 +6,12 @@ struct Element: CustomStringConvertible {
     let role: String
     let name: String
     let x: Int, y: Int, w: Int, h: Int
-    var description: String { "\(role) '\(name)'" }
+    /// A switch's or toggle's state (nil: not checkable).
+    var checked: Bool? = nil
+    var sensitive = true
+    /// A spin button's value (nil: none).
+    var value: Double? = nil
+    var description: String { "\(role) '\(name)'" + (checked.map { $0 ? " on" : " off" } ?? "") + (value.map { " \($0)" } ?? "") }
 }
 
 /// The real app (`icare`) on a headless display against the real icared on a
@@ -131,7 +136,8 @@ final class AppRig: @unchecked Sendable {
         return json.map { window in
             window.map { e in
                 func int(_ k: String) -> Int { (e[k] as? NSNumber)?.intValue ?? -1 }
-                return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"))
+                return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"),
+                               checked: e["checked"] as? Bool, sensitive: e["sensitive"] as? Bool ?? true, value: (e["value"] as? NSNumber)?.doubleValue)
             }
         }
     }
@@ -163,9 +169,30 @@ final class AppRig: @unchecked Sendable {
         try waitForHome(timeout: timeout, "'\(text)'") { $0.contains { $0.role == "label" && $0.name == text } }
     }
 
+    /// The preferences window's elements (empty while it is closed).
+    func preferences() throws -> [Element] { try windows().first { $0.first?.name == "Preferences" } ?? [] }
+
+    /// Waits (bounded) until the preferences window satisfies `condition`.
+    @discardableResult
+    func waitForPreferences(timeout: TimeInterval = 10, _ what: String, _ condition: ([Element]) -> Bool) throws -> [Element] {
+        var seen: [Element] = []
+        let ok = try waitUntil(timeout: timeout, interval: 0.1) {
+            seen = try preferences()
+            return condition(seen)
+        }
+        guard ok else { throw HarnessError("the preferences never showed \(what); they showed \(seen)\napp:\n\(log("app.log"))") }
+        return seen
+    }
+
+    /// Sets a spin button's value through the accessibility tree (its Value interface).
+    func setValue(_ name: String, _ value: Double) throws {
+        let r = try atspi(["value", "spin button", name, String(value)])
+        guard r.status == 0 else { throw HarnessError("setting '\(name)' failed: \(r)") }
+    }
+
     /// Presses the button named `name` through its accessible action ("click"), as a screen reader does.
-    func press(_ name: String, role: String = "push button") throws {
-        let r = try atspi(["press", role, name])
+    func press(_ name: String, role: String = "push button", within: String? = nil) throws {
+        let r = try atspi(["press", role, name] + (within.map { [$0] } ?? []))
         guard r.status == 0 else { throw HarnessError("pressing '\(name)' failed: \(r)\non screen: \((try? home()) ?? [])") }
     }
 
