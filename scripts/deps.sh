@@ -28,6 +28,7 @@ packages="
   libpipewire-0.3-dev pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
   valgrind binutils
+  libgtk-4-dev libadwaita-1-dev
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -74,6 +75,8 @@ packages="
 #                                             a camera or a screen cast in use (PipeWireBusyTests)
 #   valgrind binutils                         scripts/hot-functions: callgrind records what icared
 #                                             runs; objcopy, nm
+#   libgtk-4-dev libadwaita-1-dev             build and run: the app, icare (the CAdwaita module map);
+#                                             AppTests run it under Xvfb with at-spi2-core and python3-gi
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #
