@@ -72,7 +72,6 @@ enum HomeTexts {
         seconds % 60 == 0 ? tr("Snooze %d min", seconds / 60) : tr("Snooze %d s", seconds)
     }
     static var skip: String { tr("Skip this break") }
-    static var pause: String { trc("app button", "Pause") }
     static var pause30: String { tr("Pause for 30 min") }
     static var pause60: String { tr("Pause for 1 hour") }
     static var pauseUntilResumed: String { tr("Pause until resumed") }

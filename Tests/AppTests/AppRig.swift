@@ -169,8 +169,8 @@ final class AppRig: @unchecked Sendable {
         try waitForHome(timeout: timeout, "'\(text)'") { $0.contains { $0.role == "label" && $0.name == text } }
     }
 
-    /// The preferences window's elements (empty while it is closed).
-    func preferences() throws -> [Element] { try windows().first { $0.first?.name == "Preferences" } ?? [] }
+    /// The preferences window's elements, in any language (the window that is not the main one; empty while it is closed).
+    func preferences() throws -> [Element] { try windows().first { $0.first?.name != "iCare" } ?? [] }
 
     /// Waits (bounded) until the preferences window satisfies `condition`.
     @discardableResult
