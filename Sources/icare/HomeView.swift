@@ -13,7 +13,7 @@ final class HomeView {
     let model: AppModel
     let root: Widget
     private let stack: Widget
-    private let ring = RingPicture(size: 160)
+    private let ring = RingPicture(size: 200)
     private let countdown = UI.label(classes: ["title-1", "numeric"])
     private let stateLabel = UI.label(classes: ["title-3"], wrap: true)
     private let detail = UI.label(classes: ["dim-label"], wrap: true)
