@@ -96,6 +96,7 @@ final class HomeView {
         if let page = starting {
             gtk_stack_remove(s, page)
             starting = nil
+            BenchHook.showedStatus()
         }
         let now = AppModel.now()
         let face = RingPicture.face(status, now: now)

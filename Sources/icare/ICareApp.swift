@@ -67,6 +67,7 @@ final class ICareApp {
         gtk_widget_set_vexpand(overlay, 1)
         adw_application_window_set_content(icare_adw_application_window(gp(window)), content)
         gtk_window_present(icare_window(gp(window)))
+        BenchHook.watch(window)
     }
 
     private func showPreferences() {
