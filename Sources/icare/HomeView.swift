@@ -23,6 +23,7 @@ final class HomeView {
     private let absent: Widget
     /// The page shown until the first answer (removed then).
     private var starting: Widget?
+    private var focusFirst = false
     private lazy var timer = OneShotTimer { [unowned self] in self.update() }
 
     init(model: AppModel) {
@@ -97,6 +98,7 @@ final class HomeView {
             gtk_stack_remove(s, page)
             starting = nil
             BenchHook.showedStatus()
+            focusFirst = true
         }
         let now = AppModel.now()
         let face = RingPicture.face(status, now: now)
@@ -111,6 +113,14 @@ final class HomeView {
         UI.setText(detail, more)
         UI.show(detail, !more.isEmpty)
         showActions(status)
+        if focusFirst {
+            // The keyboard starts on the first action that shows (Start break now, or Resume).
+            focusFirst = false
+            for b in [start, snooze, skip, resume] where gtk_widget_get_visible(b!) != 0 {
+                _ = gtk_widget_grab_focus(b!)
+                break
+            }
+        }
         var notes: [String] = []
         if status.desktopEyeBreaks { notes.append(HomeTexts.desktopEyeBreaks) }
         if !status.configProblems.isEmpty { notes.append(([HomeTexts.configProblems] + status.configProblems).joined(separator: "\n")) }

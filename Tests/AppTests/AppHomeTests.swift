@@ -41,6 +41,8 @@ import TestSupport
         let next = Self.clock(try s.number("NextBreak"))
         let home = try rig.waitForText("Next break at \(next)")
         #expect(home.contains { $0.role == "image" && $0.name == "Next break at \(next)" }, "the ring is named: \(home)")
+        let buttons = home.filter { $0.role == "push button" }
+        #expect(buttons.allSatisfy { $0.focusable && !$0.name.isEmpty }, "every button takes the keyboard and has a name: \(buttons)")
         let texts = try rig.texts()
         #expect(texts.contains { $0 == "20 min" || $0 == "19 min" }, "\(texts)")
         #expect(try Self.actions(rig) == ["Start break now"] + Self.pauses)

@@ -38,6 +38,9 @@ import TestSupport
         #expect(spin("Snooze length") == 5)
         #expect(prefs.first { $0.name == "Sound" && $0.role == "check box" }?.checked == false)
         #expect(prefs.contains { $0.role == "label" && $0.name == "15 to 45 minutes" }, "the service's range")
+        let controls = prefs.filter { ["spin button", "check box", "push button"].contains($0.role) }
+        #expect(controls.count >= 16 && controls.allSatisfy { $0.focusable && !$0.name.isEmpty },
+                "every control takes the keyboard and has a name: \(controls.filter { !$0.focusable || $0.name.isEmpty })")
 
         try rig.setValue("Break every", 30)
         try Self.expectSaved(rig, "Interval", "u 1800", "Interval = 30m")

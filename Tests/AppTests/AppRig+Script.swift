@@ -40,6 +40,8 @@ extension AppRig {
             elif states.contains(Atspi.StateType.PRESSED):
                 item['checked'] = True  # a toggle button (GTK 4.8 gives it the push button role) that is down
             item['sensitive'] = states.contains(Atspi.StateType.SENSITIVE)
+            item['focusable'] = states.contains(Atspi.StateType.FOCUSABLE)
+            item['focused'] = states.contains(Atspi.StateType.FOCUSED)
             if 'Value' in a.get_interfaces():
                 item['value'] = a.get_value_iface().get_current_value()
             out.append(item)

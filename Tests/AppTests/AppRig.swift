@@ -9,6 +9,8 @@ struct Element: CustomStringConvertible {
     /// A switch's or toggle's state (nil: not checkable).
     var checked: Bool? = nil
     var sensitive = true
+    var focusable = false
+    var focused = false
     /// A spin button's value (nil: none).
     var value: Double? = nil
     var description: String { "\(role) '\(name)'" + (checked.map { $0 ? " on" : " off" } ?? "") + (value.map { " \($0)" } ?? "") }
@@ -29,17 +31,19 @@ final class AppRig: @unchecked Sendable {
     private(set) var app: Process?
     /// More environment for the app (a locale).
     let appEnvironment: [String: String]
+    /// A headless sway instead of Xvfb: the app on Wayland.
+    private(set) var sway: HeadlessSway?
 
     /// `startService: false` leaves icared off (the app then activates it through `bus`, or says it is absent).
     init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
-         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], startApp: Bool = true) throws {
+         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], startApp: Bool = true, wayland: Bool = false) throws {
         service = try ServiceHarness(config: config, bus: bus, start: false)
         work = service.home.appendingPathComponent("desktop")
         self.appEnvironment = appEnvironment
         do {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             if startService { try service.start(arguments: serviceArguments ?? ["--log-stderr", "--debug"]) }
-            try startDisplay()
+            if wayland { sway = try HeadlessSway() } else { try startDisplay() }
             try startAccessibility()
             if startApp { try launchApp() }
         } catch {
@@ -52,8 +56,13 @@ final class AppRig: @unchecked Sendable {
 
     var environment: [String: String] {
         var env = service.environment
-        env["DISPLAY"] = display
-        env["GDK_BACKEND"] = "x11"
+        if let sway {
+            env["WAYLAND_DISPLAY"] = sway.socket
+            env["GDK_BACKEND"] = "wayland"
+        } else {
+            env["DISPLAY"] = display
+            env["GDK_BACKEND"] = "x11"
+        }
         // No portal, no dconf settings of the host: GTK's defaults.
         env["GSETTINGS_BACKEND"] = "memory"
         return env
@@ -68,7 +77,7 @@ final class AppRig: @unchecked Sendable {
         p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
         p.arguments = Array(arguments.dropFirst())
         var env = ProcessInfo.processInfo.environment.merging(Subprocess.neutralLocale.merging(environment) { $1 }) { $1 }
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        if sway == nil { env.removeValue(forKey: "WAYLAND_DISPLAY") } else { env.removeValue(forKey: "DISPLAY") }
         env.removeValue(forKey: "GTK_A11Y")  // GTK's accessibility on (a host may turn it off)
         for (k, v) in extra { env[k] = v }
         p.environment = env
@@ -137,7 +146,8 @@ final class AppRig: @unchecked Sendable {
             window.map { e in
                 func int(_ k: String) -> Int { (e[k] as? NSNumber)?.intValue ?? -1 }
                 return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"),
-                               checked: e["checked"] as? Bool, sensitive: e["sensitive"] as? Bool ?? true, value: (e["value"] as? NSNumber)?.doubleValue)
+                               checked: e["checked"] as? Bool, sensitive: e["sensitive"] as? Bool ?? true,
+                               focusable: e["focusable"] as? Bool ?? false, focused: e["focused"] as? Bool ?? false, value: (e["value"] as? NSNumber)?.doubleValue)
             }
         }
     }
@@ -205,6 +215,14 @@ final class AppRig: @unchecked Sendable {
         return try PPM(file: path)
     }
 
+    /// Presses keys on sway's virtual keyboard, in one go (wtype -k …: real input for the compositor
+    /// and the app; one virtual keyboard for the whole sequence, 50 ms between keys).
+    func keys(_ names: [String]) throws {
+        guard let sway else { throw HarnessError("keys are typed on sway only") }
+        let r = try Subprocess.run(["wtype", "-d", "50"] + names.flatMap { ["-k", $0] }, environment: ["WAYLAND_DISPLAY": sway.socket], timeout: 20)
+        guard r.status == 0 else { throw HarnessError("wtype \(names) failed: \(r)") }
+    }
+
     func stop() {
         service.kill9()
         for p in groups.reversed() where p.isRunning {
@@ -212,6 +230,7 @@ final class AppRig: @unchecked Sendable {
             p.waitUntilExit()
         }
         groups.removeAll()
+        sway?.stop()
         service.stop()
     }
 
