@@ -121,6 +121,7 @@ installed_files = \
 	$(D)$(ICONDIR)/org.icare.Reminder.svg \
 	$(D)$(AUTOSTARTDIR)/icared-autostart.desktop \
 	$(D)$(MANDIR)/man1/icarectl.1 \
+	$(D)$(MANDIR)/man1/icare.1 \
 	$(D)$(MANDIR)/man8/icared.8 \
 	$(D)$(BASHCOMPLETIONDIR)/icarectl \
 	$(D)$(ZSHCOMPLETIONDIR)/_icarectl \
@@ -174,6 +175,7 @@ install: $(install_needs_build)
 	$(call install_file,data/icons/org.icare.Reminder.svg,$(D)$(ICONDIR)/org.icare.Reminder.svg,0644)
 	$(call install_desktop,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
 	$(call install_file,man/icarectl.1,$(D)$(MANDIR)/man1/icarectl.1,0644)
+	$(call install_file,man/icare.1,$(D)$(MANDIR)/man1/icare.1,0644)
 	$(call install_file,man/icared.8,$(D)$(MANDIR)/man8/icared.8,0644)
 	$(foreach l,$(man_languages),$(call install_file,man/$(l)/icarectl.1,$(D)$(MANDIR)/$(l)/man1/icarectl.1,0644) &&) true
 	@tmp=$$(mktemp -d) && scripts/po compile "$$tmp" && \

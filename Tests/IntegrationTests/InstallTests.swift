@@ -21,6 +21,7 @@ import TestSupport
             "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.Reminder.svg": 0o644,
             "\(autostart)/icared-autostart.desktop": 0o644,
             "\(prefix)/share/man/man1/icarectl.1": 0o644,
+            "\(prefix)/share/man/man1/icare.1": 0o644,
             "\(prefix)/share/man/man8/icared.8": 0o644,
             "\(prefix)/share/bash-completion/completions/icarectl": 0o644,
             "\(prefix)/share/zsh/site-functions/_icarectl": 0o644,
