@@ -129,3 +129,31 @@ import TestSupport
         #expect(try Self.actions(rig) == Self.pauses)
     }
 }
+
+/// Do not disturb in words: GNOME's switch (`show-banners` false in the dconf
+/// user database, compiled by the real `dconf compile` and put in place by
+/// rename, as dconf-service does), seen by icared through inotify.
+@Suite struct AppDoNotDisturbTests {
+    @Test func doNotDisturbHoldsOrPausesTheReminders() throws {
+        let rig = try AppRig(config: AppRig.config + "DndPolicy = defer\n")
+        defer { rig.stop() }
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        let keyfiles = rig.work.appendingPathComponent("dconf-keyfiles")
+        try FileManager.default.createDirectory(at: keyfiles, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/notifications]\nshow-banners=false\n".write(to: keyfiles.appendingPathComponent("dnd"), atomically: true, encoding: .utf8)
+        let folder = (rig.service.environment["XDG_CONFIG_HOME"] ?? "") + "/dconf"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let staged = folder + "/user.new"
+        let r = try Subprocess.run(["dconf", "compile", staged, keyfiles.path])
+        #expect(r.status == 0, "\(r)")
+        guard rename(staged, folder + "/user") == 0 else { throw HarnessError("rename failed: \(errno)") }
+        // defer: the schedule keeps counting, and the window says why no reminder comes.
+        try rig.waitForText("Do not disturb is on: reminders wait until it ends.")
+        #expect(try rig.service.string("State") == "waiting")
+        // pause: the reminders stop while it is on.
+        let set = try Subprocess.run([try Products.path("icarectl"), "set", "DndPolicy", "pause"], environment: rig.service.environment)
+        #expect(set.status == 0, "\(set)")
+        try rig.waitForText("Paused while do not disturb is on")
+        #expect(try AppHomeTests.actions(rig) == AppHomeTests.pauses, "no Resume: the pause is not the person's")
+    }
+}
