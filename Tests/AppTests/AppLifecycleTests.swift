@@ -10,18 +10,23 @@ import TestSupport
         let rig = try AppRig()
         defer { rig.stop() }
         try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
-        // The second instance asks the first (GApplication's org.icare.App on the bus) to show its window, and ends.
+        // The preferences take the keyboard focus (X's input focus: no window manager here)...
+        try rig.press("Preferences")
+        #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "Preferences" }, "\((try? rig.focusedWindowName()) ?? "")")
+        // ...the second instance asks the first (GApplication's org.icare.App on the bus) to show its window, and ends;
+        // the first raises its window, which takes the focus.
         let second = try rig.launchApp(log: "second.log")
         #expect(waitUntil(timeout: 10) { !second.isRunning }, "the second launch did not end")
         #expect(second.terminationStatus == 0, "\(rig.log("second.log"))")
+        #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "iCare" }, "the main window raised: \((try? rig.focusedWindowName()) ?? "")")
         let windows = try rig.windows()
-        #expect(windows.count == 1, "one window: \(windows)")
+        #expect(windows.count == 2, "the main window and the preferences, nothing more: \(windows.map { $0.first?.name ?? "" })")
         #expect(try rig.waitForName("org.icare.App"))
         let owner = try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                             "GetConnectionUnixProcessID", "s", "org.icare.App"]).stdout
         #expect(owner == "u \(rig.app!.processIdentifier)\n", "the first instance keeps the name: \(owner)")
         // The window's Close button (a real press through the accessibility tree) ends the process; icared stays.
-        try rig.press("Close")
+        try rig.press("Close", within: "iCare")  // the main window's, not the preferences'
         let app = rig.app!
         #expect(waitUntil(timeout: 10) { !app.isRunning }, "the app did not end when its window closed")
         #expect(app.terminationStatus == 0)

@@ -206,6 +206,13 @@ final class AppRig: @unchecked Sendable {
         guard r.status == 0 else { throw HarnessError("pressing '\(name)' failed: \(r)\non screen: \((try? home()) ?? [])") }
     }
 
+    /// The title of the X window that has the input focus (Xvfb: `xdotool getwindowfocus`).
+    func focusedWindowName() throws -> String {
+        let r = try Subprocess.run(["xdotool", "getwindowfocus", "getwindowname"], environment: environment)
+        guard r.status == 0 else { throw HarnessError("xdotool getwindowfocus failed: \(r)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// A screenshot of the main window (ImageMagick's `import` of its X window) as PPM at `path`.
     func windowShot(to path: String) throws -> PPM {
         let found = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^iCare$"], environment: environment)
