@@ -60,9 +60,23 @@ awk 'NR == FNR {b[$1] = $3; next} {print $1, $2, $3 - b[$1]}' "$work/before" "$w
 wakeups=$(awk '{s += $3} END {print s}' "$work/delta")
 main_wakeups=$(awk -v pid="$app" '$1 == pid {print $3}' "$work/delta")
 
+# A change made with icarectl, to the window's next frame (5 times: pause, resume).
+changes=()
+for i in $(seq 5); do
+  for cmd in "pause 30m" "resume"; do
+    before=$(grep -c '^change-frame ' "$work/app.$RUNS.log" || true)
+    t0=$(date +%s%6N)
+    "$bin/icarectl" $cmd >/dev/null
+    for _ in $(seq 500); do [ "$(grep -c '^change-frame ' "$work/app.$RUNS.log")" -gt "$before" ] && break; sleep 0.005; done
+    changes+=($(( $(grep '^change-frame ' "$work/app.$RUNS.log" | sed -n "$(( before + 1 ))p" | cut -d' ' -f2) - t0 )))
+  done
+done
+
 printf '%-48s %12s  %s\n' measure value target
 printf '%-48s %12s  %s\n' "launch to first frame (median of $RUNS, ms)" "$(( $(median "${first[@]}") / 1000 ))" "<= 300"
 printf '%-48s %12s  %s\n' "launch to the status shown (median, ms)" "$(( $(median "${status[@]}") / 1000 ))" "-"
+printf '%-48s %12s  %s\n' "icarectl change to the window's frame (median, ms)" "$(( $(median "${changes[@]}") / 1000 ))" "<= 1000"
+printf '%-48s %12s  %s\n' "  the slowest of ${#changes[@]} (ms)" "$(( $(printf '%s\n' "${changes[@]}" | sort -n | tail -n1) / 1000 ))" "<= 1000"
 printf '%-48s %12s  %s\n' "VmRSS while open (kB)" "$rss" "-"
 printf '%-48s %12s  %s\n' "threads" "$threads" "-"
 printf '%-48s %12s  %s\n' "wake-ups in ${IDLE} s, open and idle (all threads)" "$wakeups" "-"

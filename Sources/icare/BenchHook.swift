@@ -3,12 +3,14 @@ import Glibc
 
 /// For bench/app.sh only: with ICARE_BENCH set, the app writes to stderr
 /// the wall-clock time (µs since the epoch) of its first painted frame
-/// (`first-frame`) and of the first frame that shows the service's status
-/// (`status-frame`). Nothing happens without the variable.
+/// (`first-frame`), of the first frame that shows the service's status
+/// (`status-frame`), and of each frame after a change from the service
+/// (`change-frame`). Nothing happens without the variable.
 enum BenchHook {
     static let enabled = getenv("ICARE_BENCH") != nil
     nonisolated(unsafe) private static var statusShown = false
     nonisolated(unsafe) private static var firstDone = false
+    nonisolated(unsafe) private static var changed = false
 
     /// Watches `window`'s frame clock (the window must be realized).
     static func watch(_ window: Widget) {
@@ -22,6 +24,10 @@ enum BenchHook {
                 statusShown = false
                 report("status-frame")
             }
+            if changed {
+                changed = false
+                report("change-frame")
+            }
         }
     }
 
@@ -29,6 +35,11 @@ enum BenchHook {
     static func showedStatus() {
         guard enabled else { return }
         statusShown = true
+    }
+
+    /// The service told of a change: the next frame is reported.
+    static func serviceChanged() {
+        if enabled { changed = true }
     }
 
     private static func report(_ what: String) {

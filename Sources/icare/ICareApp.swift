@@ -47,6 +47,7 @@ final class ICareApp {
             let home = HomeView(model: model)
             self.home = home
             model.onChange = { [unowned self] in
+                BenchHook.serviceChanged()
                 self.home?.update()
                 self.preferences?.update()
             }
