@@ -130,7 +130,7 @@ import TestSupport
     }
 }
 
-/// Do not disturb in words: GNOME's switch (`show-banners` false in the dconf
+/// The desktop in words: do not disturb (GNOME's `show-banners` false in the dconf
 /// user database, compiled by the real `dconf compile` and put in place by
 /// rename, as dconf-service does), seen by icared through inotify.
 @Suite struct AppDoNotDisturbTests {
@@ -138,15 +138,7 @@ import TestSupport
         let rig = try AppRig(config: AppRig.config + "DndPolicy = defer\n")
         defer { rig.stop() }
         try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
-        let keyfiles = rig.work.appendingPathComponent("dconf-keyfiles")
-        try FileManager.default.createDirectory(at: keyfiles, withIntermediateDirectories: true)
-        try "[org/gnome/desktop/notifications]\nshow-banners=false\n".write(to: keyfiles.appendingPathComponent("dnd"), atomically: true, encoding: .utf8)
-        let folder = (rig.service.environment["XDG_CONFIG_HOME"] ?? "") + "/dconf"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let staged = folder + "/user.new"
-        let r = try Subprocess.run(["dconf", "compile", staged, keyfiles.path])
-        #expect(r.status == 0, "\(r)")
-        guard rename(staged, folder + "/user") == 0 else { throw HarnessError("rename failed: \(errno)") }
+        try rig.writeDconf("[org/gnome/desktop/notifications]\nshow-banners=false\n")
         // defer: the schedule keeps counting, and the window says why no reminder comes.
         try rig.waitForText("Do not disturb is on: reminders wait until it ends.")
         #expect(try rig.service.string("State") == "waiting")
@@ -155,5 +147,19 @@ import TestSupport
         #expect(set.status == 0, "\(set)")
         try rig.waitForText("Paused while do not disturb is on")
         #expect(try AppHomeTests.actions(rig) == AppHomeTests.pauses, "no Resume: the pause is not the person's")
+    }
+
+    /// GNOME's own eyesight breaks on too (GNOME 48's `selected-breaks`): the window says to keep one, and where.
+    @Test func gnomesOwnEyesightBreaksAreNamed() throws {
+        let rig = try AppRig()
+        defer { rig.stop() }
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        try rig.writeDconf("[org/gnome/desktop/break-reminders]\nselected-breaks=['eyesight']\n")
+        let sentence = "GNOME's own eyesight breaks are on too. Keep one: turn them off in Settings (Wellbeing), or stop iCare."
+        try rig.waitForText(sentence)
+        #expect(try rig.service.property("DesktopEyeBreaks") == "b true")
+        try rig.press("Preferences")
+        let prefs = try rig.waitForPreferences("the GNOME group") { $0.contains { $0.name == "GNOME's eyesight breaks" } }
+        #expect(prefs.contains { $0.role == "label" && $0.name == sentence }, "\(prefs)")
     }
 }

@@ -206,6 +206,20 @@ final class AppRig: @unchecked Sendable {
         guard r.status == 0 else { throw HarnessError("pressing '\(name)' failed: \(r)\non screen: \((try? home()) ?? [])") }
     }
 
+    /// Replaces the dconf user database with one compiled from `keyfile` (the real `dconf compile`,
+    /// put in place by rename as dconf-service does); icared follows the file with inotify.
+    func writeDconf(_ keyfile: String) throws {
+        let keyfiles = work.appendingPathComponent("dconf-keyfiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keyfiles, withIntermediateDirectories: true)
+        try keyfile.write(to: keyfiles.appendingPathComponent("keys"), atomically: true, encoding: .utf8)
+        let folder = (service.environment["XDG_CONFIG_HOME"] ?? "") + "/dconf"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let staged = folder + "/user.new"
+        let r = try Subprocess.run(["dconf", "compile", staged, keyfiles.path])
+        guard r.status == 0 else { throw HarnessError("dconf compile failed: \(r)") }
+        guard rename(staged, folder + "/user") == 0 else { throw HarnessError("rename failed: \(errno)") }
+    }
+
     /// The title of the X window that has the input focus (Xvfb: `xdotool getwindowfocus`).
     func focusedWindowName() throws -> String {
         let r = try Subprocess.run(["xdotool", "getwindowfocus", "getwindowname"], environment: environment)
