@@ -132,8 +132,10 @@ import TestSupport
 
 /// The desktop in words: do not disturb (GNOME's `show-banners` false in the dconf
 /// user database, compiled by the real `dconf compile` and put in place by
-/// rename, as dconf-service does), seen by icared through inotify.
-@Suite struct AppDoNotDisturbTests {
+/// rename, as dconf-service does), seen by icared through inotify; GNOME's
+/// own eyesight breaks, the same way; a call (a real `pw-record` on a real
+/// headless PipeWire).
+@Suite struct AppDesktopStateTests {
     @Test func doNotDisturbHoldsOrPausesTheReminders() throws {
         let rig = try AppRig(config: AppRig.config + "DndPolicy = defer\n")
         defer { rig.stop() }
@@ -161,5 +163,22 @@ import TestSupport
         try rig.press("Preferences")
         let prefs = try rig.waitForPreferences("the GNOME group") { $0.contains { $0.name == "GNOME's eyesight breaks" } }
         #expect(prefs.contains { $0.role == "label" && $0.name == sentence }, "\(prefs)")
+    }
+
+    /// In a call: a microphone recording on PipeWire. Under `defer` the window says why no reminder comes; under `pause`, it is paused.
+    @Test func aCallHoldsOrPausesTheReminders() throws {
+        let rig = try AppRig()
+        defer { rig.stop() }
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        let pipeWire = try HeadlessPipeWire(environment: rig.service.environment)
+        defer { pipeWire.stop() }
+        let call = try pipeWire.stream(["pw-record", "-P", "{ application.name = Meeting }", rig.work.path + "/voice.wav"])
+        try rig.waitForText("Busy: in a call or a video.", timeout: 15)
+        #expect(try rig.service.property("Busy") == "b true")
+        let set = try Subprocess.run([try Products.path("icarectl"), "set", "BusyPolicy", "pause"], environment: rig.service.environment)
+        #expect(set.status == 0, "\(set)")
+        try rig.waitForText("Paused during a call or video")
+        call.terminate()
+        try rig.waitForHome(timeout: 15, "the end of the call") { $0.contains { $0.name.hasPrefix("Next break at ") } }
     }
 }
