@@ -1,6 +1,6 @@
 # iCare for Linux: build, install and uninstall.
 #
-#   make                      swift build -c release (icared, icarectl)
+#   make                      swift build -c release (icared, icarectl, icare)
 #   make install              for you alone, into ~/.local (the default PREFIX)
 #   make install PREFIX=/usr/local           (as root: for everyone)
 #   make install PREFIX=/usr DESTDIR=$(pwd)/debian/icare  (a package)
@@ -113,13 +113,15 @@ D := $(DESTDIR)
 installed_files = \
 	$(D)$(BINDIR)/icared \
 	$(D)$(BINDIR)/icarectl \
+	$(D)$(BINDIR)/icare \
 	$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service \
 	$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml \
 	$(D)$(SYSTEMDUSERUNITDIR)/icared.service \
-	$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop \
+	$(D)$(APPLICATIONSDIR)/org.icare.App.desktop \
 	$(D)$(ICONDIR)/org.icare.Reminder.svg \
 	$(D)$(AUTOSTARTDIR)/icared-autostart.desktop \
 	$(D)$(MANDIR)/man1/icarectl.1 \
+	$(D)$(MANDIR)/man1/icare.1 \
 	$(D)$(MANDIR)/man8/icared.8 \
 	$(D)$(BASHCOMPLETIONDIR)/icarectl \
 	$(D)$(ZSHCOMPLETIONDIR)/_icarectl \
@@ -161,17 +163,19 @@ install_desktop = $(call install_subst,$(1),$(2).in) && scripts/po desktop '$(2)
 	&& rm -f '$(2).in' && chmod 0644 '$(2).tmp' && mv -f '$(2).tmp' '$(2)'
 
 install: $(install_needs_build)
-	@test -x '$(BINSRC)/icared' && test -x '$(BINSRC)/icarectl' || { \
+	@test -x '$(BINSRC)/icared' && test -x '$(BINSRC)/icarectl' && test -x '$(BINSRC)/icare' || { \
 	  echo "make install: no release build in '$(BINSRC)'; run 'make' first." >&2; exit 1; }
 	$(call install_file,$(BINSRC)/icared,$(D)$(BINDIR)/icared,0755)
 	$(call install_file,$(BINSRC)/icarectl,$(D)$(BINDIR)/icarectl,0755)
+	$(call install_file,$(BINSRC)/icare,$(D)$(BINDIR)/icare,0755)
 	$(call install_subst,dbus/org.icare.Reminder.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service)
 	$(call install_file,dbus/org.icare.Reminder.xml,$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml,0644)
 	$(call install_subst,systemd/icared.service.in,$(D)$(SYSTEMDUSERUNITDIR)/icared.service)
-	$(call install_desktop,data/org.icare.Reminder.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop)
+	$(call install_desktop,data/org.icare.App.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.App.desktop)
 	$(call install_file,data/icons/org.icare.Reminder.svg,$(D)$(ICONDIR)/org.icare.Reminder.svg,0644)
 	$(call install_desktop,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
 	$(call install_file,man/icarectl.1,$(D)$(MANDIR)/man1/icarectl.1,0644)
+	$(call install_file,man/icare.1,$(D)$(MANDIR)/man1/icare.1,0644)
 	$(call install_file,man/icared.8,$(D)$(MANDIR)/man8/icared.8,0644)
 	$(foreach l,$(man_languages),$(call install_file,man/$(l)/icarectl.1,$(D)$(MANDIR)/$(l)/man1/icarectl.1,0644) &&) true
 	@tmp=$$(mktemp -d) && scripts/po compile "$$tmp" && \

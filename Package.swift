@@ -71,11 +71,29 @@ let serviceLinking: [LinkerSetting] = [
     ),
 ]
 
+/// libadwaita's and GTK 4's header folders, from `pkg-config --cflags-only-I libadwaita-1` (the folders
+/// differ by architecture). Not through the system library's pkgConfig: GTK's cflags carry -pthread and
+/// -msse flags, which SwiftPM drops with a warning on every build; the folders are given to the app instead.
+let adwaitaIncludes: [String] = {
+    #if canImport(Glibc)
+    guard let pipe = popen("pkg-config --cflags-only-I libadwaita-1 2>/dev/null", "r") else { return [] }
+    var text = "", buffer = [CChar](repeating: 0, count: 4096)
+    while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+        text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    pclose(pipe)
+    return text.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasPrefix("-I") }.map { String($0.dropFirst(2)) }
+    #else
+    return []
+    #endif
+}()
+
 let package = Package(
     name: "icare",
     products: [
         .executable(name: "icared", targets: ["icared"]),
         .executable(name: "icarectl", targets: ["icarectl"]),
+        .executable(name: "icare", targets: ["icare"]),
     ],
     targets: [
         .systemLibrary(
@@ -135,8 +153,15 @@ let package = Package(
             name: "icared", dependencies: ["ReminderService"], exclude: ["link"],
             swiftSettings: lean, linkerSettings: serviceLinking
         ),
-        .target(name: "ICareCLI", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
+        // The client of org.icare.Reminder that icarectl and the app share: the proxy, the live feed, the status, times.
+        .target(name: "ReminderClient", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
+        .target(name: "ICareCLI", dependencies: ["ReminderClient", "DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .executableTarget(name: "icarectl", dependencies: ["ICareCLI"], swiftSettings: lean),
+        // GTK 4 and libadwaita (libadwaita-1-dev pulls in libgtk-4-dev), for the app.
+        .systemLibrary(name: "CAdwaita"),
+        // The app: a window for the service (home view, preferences), a client like icarectl.
+        .executableTarget(name: "icare", dependencies: ["CAdwaita", "ReminderClient", "StatusItem", "DBusKit", "SystemdKit", "ReminderCore", "Localization"],
+                         swiftSettings: [.unsafeFlags(adwaitaIncludes.flatMap { ["-Xcc", "-I\($0)"] })]),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -153,6 +178,8 @@ let package = Package(
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
+        // The app (icare) on Xvfb against the real icared, through the accessibility tree.
+        .testTarget(name: "AppTests", dependencies: ["TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         // iCare as installed, on a real headless KDE Plasma 5.27 (X11 and Wayland): not part of IntegrationTests,
         // whose tests CI repeats under sanitizers.

@@ -28,6 +28,7 @@ build_run_packages="
   libwayland-dev libpipewire-0.3-dev
   dbus-daemon dbus-bin
   gettext make
+  libgtk-4-dev libadwaita-1-dev
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -38,6 +39,7 @@ build_run_packages="
 #   dbus-daemon dbus-bin                      scripts/run's private bus where none is reachable, dbus-send
 #   gettext                                   msgfmt: the catalogs scripts/run and make install compile
 #   make                                      make, make install
+#   libgtk-4-dev libadwaita-1-dev             build: the app, icare (the CAdwaita module map)
 
 # Only the tests (scripts/test, .ci/run), the screenshots and the
 # profile: real desktops' programs, several of which (the notification

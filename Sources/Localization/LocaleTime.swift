@@ -23,6 +23,9 @@ public enum LocaleTime {
         format("%a " + dateFormat, year: year, month: month, day: day, weekday: weekday)
     }
 
+    /// The weekday's short name: `Mon` (C), `ma` (nl_NL); 0 is Sunday.
+    public static func weekday(_ weekday: Int) -> String { format("%a", weekday: weekday) }
+
     /// A date without its weekday: `2024-12-02` (C), `02-12-2024` (nl_NL).
     public static func shortDate(year: Int, month: Int, day: Int, weekday: Int) -> String {
         format(dateFormat, year: year, month: month, day: day, weekday: weekday)

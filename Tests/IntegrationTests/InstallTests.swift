@@ -13,13 +13,15 @@ import TestSupport
         [
             "\(prefix)/bin/icared": 0o755,
             "\(prefix)/bin/icarectl": 0o755,
+            "\(prefix)/bin/icare": 0o755,
             "\(prefix)/share/dbus-1/services/org.icare.Reminder.service": 0o644,
             "\(prefix)/share/dbus-1/interfaces/org.icare.Reminder.xml": 0o644,
             "\(unitDir)/icared.service": 0o644,
-            "\(prefix)/share/applications/org.icare.Reminder.desktop": 0o644,
+            "\(prefix)/share/applications/org.icare.App.desktop": 0o644,
             "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.Reminder.svg": 0o644,
             "\(autostart)/icared-autostart.desktop": 0o644,
             "\(prefix)/share/man/man1/icarectl.1": 0o644,
+            "\(prefix)/share/man/man1/icare.1": 0o644,
             "\(prefix)/share/man/man8/icared.8": 0o644,
             "\(prefix)/share/bash-completion/completions/icarectl": 0o644,
             "\(prefix)/share/zsh/site-functions/_icarectl": 0o644,
@@ -243,8 +245,9 @@ import TestSupport
         #expect(service.contains("\nExec=\(bindir)/icared\n"))
         #expect(service.contains("\nName=org.icare.Reminder\n"))
         #expect(service.contains("\nSystemdService=icared.service\n"))
-        let desktop = try read(prefix + "/share/applications/org.icare.Reminder.desktop")
-        #expect(desktop.contains("\nExec=\(bindir)/icarectl watch\n"))
+        let desktop = try read(prefix + "/share/applications/org.icare.App.desktop")
+        #expect(desktop.contains("\nExec=\(bindir)/icare\n"))
+        #expect(desktop.contains("\nTerminal=false\n"))
         let auto = try read(autostart + "/icared-autostart.desktop")
         #expect(auto.contains("\nTryExec=\(bindir)/icared\n"))
         // The translations merged in by msgfmt --desktop.

@@ -47,7 +47,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -57,7 +57,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// `n` as decimal, left-padded with zeros to `width`.
-func pad(_ n: Int, _ width: Int) -> String {
+package func pad(_ n: Int, _ width: Int) -> String {
     let s = String(n < 0 ? -n : n)
     return (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
 }

@@ -62,7 +62,7 @@ public struct TimeText: Sendable {
     }
 
     /// `1h`, `1h 5m`: `minutes` of an hour or more.
-    static func hoursAndMinutes(_ minutes: Int64) -> String {
+    package static func hoursAndMinutes(_ minutes: Int64) -> String {
         minutes % 60 == 0 ? tr("%dh", minutes / 60) : tr("%dh %dm", minutes / 60, minutes % 60)
     }
 

@@ -25,6 +25,8 @@ public final class LiveFeed {
     public private(set) var status: ServiceStatus?
     /// Whether the service is known to be absent.
     public private(set) var stopped = false
+    /// Why the last `GetAll` failed (one sentence), while the service is absent; nil otherwise.
+    public private(set) var problem: String?
     public var onEvent: (LiveEvent) -> Void = { _ in }
     /// Called when the bus connection drops.
     public var onDisconnect: () -> Void = {}
@@ -73,9 +75,11 @@ public final class LiveFeed {
                 guard let dict = (try? reply.arguments())?.first?.stringDictionary else { return }
                 self.status = ServiceStatus(properties: dict)
                 self.stopped = false
+                self.problem = nil
                 self.onEvent(.snapshot)
-            case .failure:
+            case .failure(let e):
                 // Not running and not activatable: wait for the name to appear.
+                self.problem = ReminderBus.explain(e).message
                 if !self.stopped {
                     self.stopped = true
                     self.status = nil
@@ -106,6 +110,27 @@ public final class LiveFeed {
             switch result {
             case .success: done(nil)
             case .failure(let e): done(ReminderBus.explain(e).message)
+            }
+        }
+    }
+
+    /// Writes a setting (`Properties.Set`) without waiting; `done` gets nil or the error's sentence.
+    public func set(_ key: SettingKey, _ value: SettingValue, done: @escaping (String?) -> Void) {
+        let message = ReminderBus.propertiesCall("Set", [.string(ReminderBus.interface.rawValue), .string(key.name), .variant(value.dbus)])
+        connection.call(message) { result in
+            switch result {
+            case .success: done(nil)
+            case .failure(let e): done(ReminderBus.explain(e).message)
+            }
+        }
+    }
+
+    /// `GetHistory(from, to)` without waiting; `done` gets the records, or nil when the call failed.
+    public func history(from: Timestamp, to: Timestamp, done: @escaping ([BreakRecord]?) -> Void) {
+        connection.call(ReminderBus.methodCall("GetHistory", ReminderBus.historyArguments(from: from, to: to))) { result in
+            switch result {
+            case .success(let reply): done(ReminderBus.records((try? reply.arguments()) ?? []))
+            case .failure: done(nil)
             }
         }
     }

@@ -84,7 +84,7 @@ public struct ServiceStatus: Equatable, Sendable {
 
 extension SettingValue {
     /// A setting's value from the wire (`u`, `s` or `b`), or nil for another type.
-    init?(dbus value: DBusValue) {
+    package init?(dbus value: DBusValue) {
         switch value.unwrapped {
         case .uint32(let v): self = .uint(v)
         case .string(let s): self = .string(s)
@@ -94,7 +94,7 @@ extension SettingValue {
     }
 
     /// The D-Bus value to send.
-    var dbus: DBusValue {
+    package var dbus: DBusValue {
         switch self {
         case .uint(let v): return .uint32(v)
         case .string(let s): return .string(s)

@@ -16,7 +16,7 @@ public struct LocalTime: Equatable, Sendable {
 /// fixed offset so tests are exact whatever zone the machine is in.
 public struct LocalZone: Sendable {
     /// nil: the system zone; else seconds east of UTC.
-    let fixedOffset: Int?
+    package let fixedOffset: Int?
 
     /// The process's local time zone.
     public static let system = LocalZone(fixedOffset: nil)
@@ -70,7 +70,7 @@ public struct LocalZone: Sendable {
     }
 }
 
-func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+package func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
 }

@@ -28,11 +28,24 @@ public enum ReminderBus {
         }
     }
 
-    static func methodCall(_ member: String, _ args: [DBusValue] = []) -> Message {
+    /// `GetHistory`'s arguments (`t from, t to`).
+    package static func historyArguments(from: Timestamp, to: Timestamp) -> [DBusValue] {
+        [.uint64(UInt64(max(0, from))), .uint64(UInt64(max(0, to)))]
+    }
+
+    /// The records in a `GetHistory` reply (`a(tsu)`); malformed entries are left out.
+    package static func records(_ reply: [DBusValue]) -> [BreakRecord] {
+        (reply.first?.array ?? []).compactMap { item in
+            guard let m = item.structure, m.count == 3, let at = m[0].uint64, let outcome = m[1].string, let seconds = m[2].uint32 else { return nil }
+            return BreakRecord(at: Timestamp(clamping: at), outcome: Outcome(rawValue: outcome), seconds: seconds)
+        }
+    }
+
+    package static func methodCall(_ member: String, _ args: [DBusValue] = []) -> Message {
         Message.methodCall(destination: name, path: path, interface: interface, member: MemberName(member), arguments: args)
     }
 
-    static func propertiesCall(_ member: String, _ args: [DBusValue]) -> Message {
+    package static func propertiesCall(_ member: String, _ args: [DBusValue]) -> Message {
         Message.methodCall(destination: name, path: path, interface: .properties, member: MemberName(member), arguments: args)
     }
 }
@@ -40,14 +53,14 @@ public enum ReminderBus {
 /// Blocking calls to the service, for the one-shot commands.
 public final class ReminderProxy {
     public let connection: Connection
-    let timeoutMs: Int32 = 15_000
+    package let timeoutMs: Int32 = 15_000
 
     /// Connects to the session bus.
     public init(loop: EventLoop) throws(CLIError) {
         connection = try ReminderProxy.connect(loop: loop)
     }
 
-    static func connect(loop: EventLoop) throws(CLIError) -> Connection {
+    package static func connect(loop: EventLoop) throws(CLIError) -> Connection {
         do {
             return try Connection(bus: .session, loop: loop)
         } catch {
@@ -61,7 +74,7 @@ public final class ReminderProxy {
         try send(ReminderBus.methodCall(member, args))
     }
 
-    func send(_ message: Message) throws(CLIError) -> [DBusValue] {
+    package func send(_ message: Message) throws(CLIError) -> [DBusValue] {
         do {
             return try connection.callBlocking(message, timeoutMs: timeoutMs).arguments()
         } catch {
@@ -93,10 +106,6 @@ public final class ReminderProxy {
 
     /// `GetHistory(from, to)`.
     public func history(from: Timestamp, to: Timestamp) throws(CLIError) -> [BreakRecord] {
-        let reply = try call("GetHistory", [.uint64(UInt64(max(0, from))), .uint64(UInt64(max(0, to)))])
-        return (reply.first?.array ?? []).compactMap { item in
-            guard let m = item.structure, m.count == 3, let at = m[0].uint64, let outcome = m[1].string, let seconds = m[2].uint32 else { return nil }
-            return BreakRecord(at: Timestamp(clamping: at), outcome: Outcome(rawValue: outcome), seconds: seconds)
-        }
+        ReminderBus.records(try call("GetHistory", ReminderBus.historyArguments(from: from, to: to)))
     }
 }

@@ -1,0 +1,92 @@
+import DBusKit
+import SystemdKit
+import ReminderCore
+import ReminderClient
+
+/// One day of the chart.
+struct DayCount: Equatable {
+    let date: LocalDate
+    var completed = 0
+    var skipped = 0
+}
+
+/// The app's view of the service: icarectl's live feed (signals and
+/// `PropertiesChanged`, never polling) plus the history of the last seven
+/// days, read again when a break ends or the day's tallies change.
+final class AppModel {
+    let feed: LiveFeed
+    let time = TimeText(calendar: .system)
+    /// Today's records, oldest first.
+    private(set) var today: [BreakRecord] = []
+    /// The last seven days, oldest first; the last one is today.
+    private(set) var week: [DayCount] = []
+    /// Called after anything changed.
+    var onChange: () -> Void = {}
+    /// Called with a sentence when a call failed.
+    var onError: (String) -> Void = { _ in }
+    private var historyGeneration = 0
+
+    init(loop: EventLoop) throws(CLIError) {
+        feed = try LiveFeed(loop: loop)
+    }
+
+    var status: ServiceStatus? { feed.status }
+
+    /// Real time now, µs.
+    static func now() -> Timestamp { Timestamp(Clock.realtime.now()) }
+
+    func start() {
+        feed.onEvent = { [unowned self] event in
+            switch event {
+            case .snapshot, .service(running: true): self.readHistory()
+            case .signal(let name, _) where name == "BreakCompleted" || name == "BreakSkipped": self.readHistory()
+            case .properties(let changes) where changes.contains { $0.0 == "CompletedToday" || $0.0 == "SkippedToday" }:
+                self.readHistory()
+            default: break
+            }
+            self.onChange()
+        }
+        feed.start()
+    }
+
+    /// Asks the service again (the "Try again" button while it is absent; it activates the service).
+    func retry() { feed.refresh() }
+
+    /// Calls a method of the service; a failure's sentence goes to `onError`.
+    func call(_ member: String, _ args: [DBusValue] = []) {
+        feed.call(member, args) { [weak self] problem in
+            if let problem { self?.onError(problem) }
+        }
+    }
+
+    func set(_ key: SettingKey, _ value: SettingValue) {
+        guard feed.status?.settings[key] != value else { return }
+        feed.set(key, value) { [weak self] problem in
+            if let problem { self?.onError(problem) }
+        }
+    }
+
+    /// Reads the records of the last seven days (one call) and counts them by local day.
+    func readHistory() {
+        historyGeneration += 1
+        let mine = historyGeneration
+        let now = AppModel.now()
+        let todayDate = time.calendar.local(now).date
+        let first = todayDate.adding(days: -6)
+        feed.history(from: time.calendar.startOfDay(first), to: now + 60 * Micro.second) { [weak self] records in
+            guard let self, mine == self.historyGeneration, let records else { return }
+            var days = (0..<7).map { DayCount(date: first.adding(days: $0)) }
+            var todays: [BreakRecord] = []
+            for r in records {
+                let d = self.time.calendar.local(r.at).date
+                let i = d.daysSinceEpoch - first.daysSinceEpoch
+                guard (0..<7).contains(i) else { continue }
+                if r.outcome.countsAsCompleted { days[i].completed += 1 } else if r.outcome == .skipped { days[i].skipped += 1 }
+                if d == todayDate { todays.append(r) }
+            }
+            self.week = days
+            self.today = todays
+            self.onChange()
+        }
+    }
+}

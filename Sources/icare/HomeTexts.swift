@@ -1,0 +1,110 @@
+import ReminderCore
+import ReminderClient
+import Localization
+
+/// The words of the app's home view. Many are the panel menu's and
+/// icarectl's own (the same msgids, so the same Dutch); short and honest.
+enum HomeTexts {
+    static var appName: String { "iCare" }
+
+    /// The state in words, the line under the ring.
+    static func state(_ s: ServiceStatus, now: Timestamp, time: TimeText) -> String {
+        switch s.state {
+        case "waiting": return tr("Next break at %s", time.clock(s.nextBreak, relativeTo: now))
+        case "snoozed": return tr("Snoozed until %s", time.clock(s.nextBreak, relativeTo: now))
+        case "due": return tr("Time for an eye break")
+        case "break": return tr("Break until %s", time.clockSeconds(s.breakEnds))
+        case "paused":
+            switch s.pauseReason {
+            case "dnd": return tr("Paused while do not disturb is on")
+            case "locked": return tr("Paused while the screen is locked")
+            case "busy": return tr("Paused during a call or video")
+            default:
+                return s.pausedUntil > 0 ? tr("Paused until %s", time.clock(s.pausedUntil, relativeTo: now)) : tr("Paused until you resume")
+            }
+        case "inactive":
+            let today = time.calendar.local(now).date
+            if s.settings[.weekdaysOnly] == .bool(true), today.weekday == 0 || today.weekday == 6 {
+                // TRANSLATORS: the app's home view on Saturday and Sunday with "weekdays only" on.
+                return tr("Weekend: no reminders today")
+            }
+            return tr("Outside active hours")
+        default: return s.state
+        }
+    }
+
+    /// What the break asks of the person, or what else holds reminders back; "" when nothing.
+    static func detail(_ s: ServiceStatus, now: Timestamp, time: TimeText) -> String {
+        switch s.state {
+        case "due", "break":
+            return trn("Look at something 20 feet (6 m) away for %d second.",
+                       "Look at something 20 feet (6 m) away for %d seconds.", Int(s.breakDuration), s.breakDuration)
+        case "inactive" where s.nextBreak > 0:
+            // TRANSLATORS: %s is a time, maybe with its day ("tomorrow 09:20").
+            return tr("The first break is at %s.", time.clock(s.nextBreak, relativeTo: now))
+        default: break
+        }
+        if s.busy && s.state != "paused" {
+            // TRANSLATORS: the app's home view while a call or video goes on and reminders still come.
+            return tr("Busy: in a call or a video.")
+        }
+        if s.doNotDisturb && s.state != "paused" {
+            return s.settings[.dndPolicy] == .string("defer")
+                ? tr("Do not disturb is on: reminders wait until it ends.")
+                : tr("Do not disturb is on.")
+        }
+        return ""
+    }
+
+    /// The big text in the ring: minutes to the next break, or the break's countdown.
+    static func countdown(_ s: ServiceStatus, now: Timestamp) -> String {
+        switch s.state {
+        case "waiting", "snoozed":
+            let seconds = TimeText.secondsUntil(s.nextBreak, from: now)
+            return tr("%d min", max(1, (seconds + 59) / 60))
+        case "break": return TimeText.countdown(TimeText.secondsUntil(s.breakEnds, from: now))
+        default: return ""
+        }
+    }
+
+    static var startBreak: String { tr("Start break now") }
+    static func snooze(_ seconds: UInt32) -> String {
+        seconds % 60 == 0 ? tr("Snooze %d min", seconds / 60) : tr("Snooze %d s", seconds)
+    }
+    static var skip: String { tr("Skip this break") }
+    static var pause30: String { tr("Pause for 30 min") }
+    static var pause60: String { tr("Pause for 1 hour") }
+    static var pauseUntilResumed: String { tr("Pause until resumed") }
+    static var resume: String { tr("Resume") }
+    static var preferences: String { tr("Preferences") }
+
+    static var today: String { tr("Today") }
+    static func tally(_ s: ServiceStatus) -> String { tr("%d completed, %d skipped", s.completedToday, s.skippedToday) }
+    static var noBreaksYet: String { tr("No breaks yet today.") }
+    /// One record of today: `14:20  completed (20 s)`.
+    static func record(_ r: BreakRecord, time: TimeText) -> String {
+        let what: String
+        switch r.outcome {
+        // TRANSLATORS: outcomes of a break in the app's list of today's breaks.
+        case .completed: what = trc("outcome", "completed")
+        case .skipped: what = trc("outcome", "skipped")
+        case .natural: what = trc("outcome", "rested away from the screen")
+        default: what = r.outcome.rawValue
+        }
+        return r.outcome == .skipped ? tr("%s  %s", time.clock(r.at), what) : tr("%s  %s (%d s)", time.clock(r.at), what, r.seconds)
+    }
+    static var lastWeek: String { tr("Last 7 days") }
+    /// A bar of the chart, for screen readers: `Mon 2024-12-02: 12 completed, 1 skipped`.
+    static func day(_ name: String, completed: Int, skipped: Int) -> String {
+        tr("%s: %s", name, tr("%d completed, %d skipped", completed, skipped))
+    }
+
+    static var desktopEyeBreaks: String {
+        tr("GNOME's own eyesight breaks are on too. Keep one: turn them off in Settings (Wellbeing), or stop iCare.")
+    }
+    static var configProblems: String { tr("Problems in the config file (a setting with an error keeps its previous value):") }
+
+    static var notRunningTitle: String { tr("iCare is not running") }
+    static var starting: String { tr("Starting iCare…") }
+    static var tryAgain: String { tr("Try again") }
+}

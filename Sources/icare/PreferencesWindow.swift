@@ -1,0 +1,131 @@
+import CAdwaita
+import ReminderCore
+import ReminderClient
+import Localization
+
+/// Every setting of the service, with its own ranges and words, each change
+/// written through D-Bus (`Properties.Set`, as `icarectl set` does: the
+/// service checks it and writes the config file). Shows the config file's
+/// problems and GNOME's own eyesight breaks where they matter.
+final class PreferencesWindow {
+    let model: AppModel
+    let window: Widget
+    private var interval, breakLength, snooze, from, to: SpinRow!
+    private var activeHours, weekdays, sound, panelRing: SwitchRow!
+    private var dnd, busy: ChoiceRow!
+    private let problems: Widget
+    private let gnome: Widget
+
+    init(model: AppModel, parent: Widget, closed: @escaping () -> Void) {
+        self.model = model
+        window = adw_preferences_window_new()!
+        problems = adw_preferences_group_new()!
+        gnome = adw_preferences_group_new()!
+        let w = icare_window(gp(window))
+        gtk_window_set_transient_for(w, icare_window(gp(parent)))
+        gtk_window_set_destroy_with_parent(w, 1)
+        gtk_window_set_modal(w, 0)
+        gtk_window_set_title(w, PrefTexts.title)
+        gtk_window_set_default_size(w, 520, 720)
+        adw_preferences_window_set_search_enabled(icare_adw_preferences_window(gp(window)), 0)
+        Signals.connect(gp(window), "destroy", closed)
+        build()
+        update()
+    }
+
+    func present() { gtk_window_present(icare_window(gp(window))) }
+
+    private func group(_ title: String, _ rows: [Widget], in page: Widget) {
+        let g = adw_preferences_group_new()!
+        adw_preferences_group_set_title(icare_adw_preferences_group(gp(g)), title)
+        for r in rows { adw_preferences_group_add(icare_adw_preferences_group(gp(g)), r) }
+        adw_preferences_page_add(icare_adw_preferences_page(gp(page)), icare_adw_preferences_group(gp(g)))
+    }
+
+    private func build() {
+        let page = adw_preferences_page_new()!
+        let m = model
+        interval = SpinRow(title: PrefTexts.interval, subtitle: PrefTexts.minutesRange(15, 45), range: 15...45, step: 1) {
+            m.set(.interval, .uint(UInt32($0) * 60))
+        }
+        breakLength = SpinRow(title: PrefTexts.breakLength, subtitle: PrefTexts.secondsRange(10, 30), range: 10...30, step: 1) {
+            m.set(.breakDuration, .uint(UInt32($0)))
+        }
+        snooze = SpinRow(title: PrefTexts.snooze, subtitle: PrefTexts.minutesRange(1, 30), range: 1...30, step: 1) {
+            m.set(.snoozeDuration, .uint(UInt32($0) * 60))
+        }
+        group(PrefTexts.breaks, [interval.row, breakLength.row, snooze.row], in: page)
+
+        activeHours = SwitchRow(title: PrefTexts.activeHours, subtitle: PrefTexts.activeHoursHint) { [unowned self] _ in self.writeActiveHours() }
+        from = SpinRow(title: PrefTexts.from, subtitle: "", range: 0...1439, step: 15) { [unowned self] _ in self.writeActiveHours() }
+        to = SpinRow(title: PrefTexts.to, subtitle: "", range: 0...1439, step: 15) { [unowned self] _ in self.writeActiveHours() }
+        from.showAsTimeOfDay()
+        to.showAsTimeOfDay()
+        from.set(9 * 60)
+        to.set(17 * 60 + 30)
+        weekdays = SwitchRow(title: PrefTexts.weekdaysOnly, subtitle: PrefTexts.weekdaysHint) { m.set(.weekdaysOnly, .bool($0)) }
+        group(PrefTexts.when, [activeHours.row, from.row, to.row, weekdays.row], in: page)
+
+        sound = SwitchRow(title: PrefTexts.sound, subtitle: PrefTexts.soundHint) { m.set(.sound, .bool($0)) }
+        panelRing = SwitchRow(title: PrefTexts.panelRing, subtitle: PrefTexts.panelRingHint) { m.set(.statusItem, .bool($0)) }
+        group(PrefTexts.reminders, [sound.row, panelRing.row], in: page)
+
+        dnd = ChoiceRow(title: PrefTexts.dnd, choices: DndPolicy.allCases.map { ($0.rawValue, PrefTexts.word($0.rawValue)) },
+                        explain: PrefTexts.policy) { m.set(.dndPolicy, .string($0)) }
+        busy = ChoiceRow(title: PrefTexts.busy, choices: BusyPolicy.allCases.map { ($0.rawValue, PrefTexts.word($0.rawValue)) },
+                         explain: PrefTexts.policy) { m.set(.busyPolicy, .string($0)) }
+        group(PrefTexts.interruptions, [dnd.row, busy.row], in: page)
+
+        adw_preferences_group_set_title(icare_adw_preferences_group(gp(gnome)), PrefTexts.gnomeTitle)
+        adw_preferences_group_set_description(icare_adw_preferences_group(gp(gnome)), HomeTexts.desktopEyeBreaks)
+        adw_preferences_group_set_title(icare_adw_preferences_group(gp(problems)), PrefTexts.problemsTitle)
+        for g in [gnome, problems] {
+            adw_preferences_page_add(icare_adw_preferences_page(gp(page)), icare_adw_preferences_group(gp(g)))
+        }
+        adw_preferences_window_add(icare_adw_preferences_window(gp(window)), icare_adw_preferences_page(gp(page)))
+    }
+
+    /// `HH:MM-HH:MM` from the two times, or "" (always) when the switch is off.
+    private func writeActiveHours() {
+        let f = from.minutes, t = to.minutes
+        from.enable(activeHours.isOn)
+        to.enable(activeHours.isOn)
+        guard activeHours.isOn else { model.set(.activeHours, .string("")); return }
+        guard f != t else { return }  // the service refuses an empty span; wait for the other end
+        model.set(.activeHours, .string(PrefTexts.time(f) + "-" + PrefTexts.time(t)))
+    }
+
+    /// Shows the service's settings (after a change from anywhere).
+    func update() {
+        guard let s = model.status else { return }
+        func number(_ k: SettingKey) -> UInt32? { if case .uint(let v)? = s.settings[k] { return v }; return nil }
+        func flag(_ k: SettingKey) -> Bool? { if case .bool(let v)? = s.settings[k] { return v }; return nil }
+        func word(_ k: SettingKey) -> String? { if case .string(let v)? = s.settings[k] { return v }; return nil }
+        if let v = number(.interval) { interval.set(Double(v / 60)) }
+        if let v = number(.breakDuration) { breakLength.set(Double(v)) }
+        if let v = number(.snoozeDuration) { snooze.set(Double(max(60, v) / 60)) }
+        if let v = word(.activeHours) {
+            activeHours.set(!v.isEmpty)
+            if let hours = ActiveHours(v) {
+                from.set(Double(hours.start.hour * 60 + hours.start.minute))
+                to.set(Double(hours.end.hour * 60 + hours.end.minute))
+            }
+            from.enable(!v.isEmpty)
+            to.enable(!v.isEmpty)
+        }
+        if let v = flag(.weekdaysOnly) { weekdays.set(v) }
+        if let v = flag(.sound) { sound.set(v) }
+        if let v = flag(.statusItem) { panelRing.set(v) }
+        if let v = word(.dndPolicy) { dnd.set(v) }
+        if let v = word(.busyPolicy) { busy.set(v) }
+        gtk_widget_set_visible(gnome, s.desktopEyeBreaks ? 1 : 0)
+        adw_preferences_group_set_description(icare_adw_preferences_group(gp(problems)),
+                                              ([PrefTexts.problemsHint] + s.configProblems).joined(separator: "\n"))
+        gtk_widget_set_visible(problems, s.configProblems.isEmpty ? 0 : 1)
+    }
+}
+
+extension SpinRow {
+    var minutes: Int { Int(gtk_spin_button_get_value(icare_spin(gp(spin))).rounded()) }
+    func enable(_ on: Bool) { gtk_widget_set_sensitive(row, on ? 1 : 0) }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The app in a Dutch locale (LANG=nl_NL.UTF-8 and LANGUAGE=nl), with the
+/// catalogs compiled from po/ (scripts/po compile): its home view and its
+/// preferences speak Dutch. The locale comes from scripts/deps.sh; without it
+/// the test fails.
+@Suite struct AppDutchTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func dutch() throws -> (environment: [String: String], catalogs: String) {
+        let available = try Subprocess.run(["locale", "-a"]).stdout.lowercased().split(separator: "\n")
+        guard available.contains("nl_nl.utf8") else { throw HarnessError("the locale nl_NL.UTF-8 is not installed; scripts/deps.sh generates it") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-app-mo-\(UUID().uuidString)").path
+        let r = try Subprocess.run([repo.path + "/scripts/po", "compile", dir], timeout: 60)
+        guard r.status == 0 else { throw HarnessError("scripts/po compile failed: \(r)") }
+        return (["LANG": "nl_NL.UTF-8", "LANGUAGE": "nl", "TEXTDOMAINDIR": dir], dir)
+    }
+
+    @Test func theHomeViewAndThePreferencesSpeakDutch() throws {
+        let (environment, catalogs) = try Self.dutch()
+        defer { try? FileManager.default.removeItem(atPath: catalogs) }
+        let rig = try AppRig(appEnvironment: environment)
+        defer { rig.stop() }
+        let next = AppHomeTests.clock(try rig.service.number("NextBreak"))
+        let home = try rig.waitForText("Volgende pauze om \(next)")
+        let buttons = home.filter { $0.role == "push button" }.map(\.name)
+        #expect(buttons.contains("Nu pauze nemen"), "\(buttons)")
+        #expect(buttons.contains("30 min pauzeren"), "\(buttons)")
+        #expect(buttons.contains("Voorkeuren"), "the header's button, named for screen readers: \(buttons)")
+        #expect(home.contains { $0.role == "label" && $0.name == "Laatste 7 dagen" })
+        #expect(home.contains { $0.role == "label" && $0.name == "Vandaag nog geen pauzes." })
+        try rig.press("Voorkeuren")
+        let prefs = try rig.waitForPreferences("Dutch rows") { $0.contains { $0.role == "spin button" && $0.name == "Pauze elke" } }
+        #expect(prefs.contains { $0.role == "label" && $0.name == "15 tot 45 minuten" }, "\(prefs)")
+        #expect(prefs.contains { $0.role == "check box" && $0.name == "Alleen tijdens actieve uren" })
+        #expect(prefs.contains { $0.role == "push button" && $0.name == "Uitstellen" })
+    }
+}

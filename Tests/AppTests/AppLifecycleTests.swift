@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The app's life: one instance, closing the window ends it (icared stays),
+/// icared started through D-Bus activation, and one sentence while the
+/// service is absent until it appears.
+@Suite(.serialized) struct AppLifecycleTests {
+    @Test func aSecondLaunchHandsOverToTheFirstAndClosingTheWindowEndsTheApp() throws {
+        let rig = try AppRig()
+        defer { rig.stop() }
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        // The preferences take the keyboard focus (X's input focus: no window manager here)...
+        try rig.press("Preferences")
+        #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "Preferences" }, "\((try? rig.focusedWindowName()) ?? "")")
+        // ...the second instance asks the first (GApplication's org.icare.App on the bus) to show its window, and ends;
+        // the first raises its window, which takes the focus.
+        let second = try rig.launchApp(log: "second.log")
+        #expect(waitUntil(timeout: 10) { !second.isRunning }, "the second launch did not end")
+        #expect(second.terminationStatus == 0, "\(rig.log("second.log"))")
+        #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "iCare" }, "the main window raised: \((try? rig.focusedWindowName()) ?? "")")
+        let windows = try rig.windows()
+        #expect(windows.count == 2, "the main window and the preferences, nothing more: \(windows.map { $0.first?.name ?? "" })")
+        #expect(try rig.waitForName("org.icare.App"))
+        let owner = try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                            "GetConnectionUnixProcessID", "s", "org.icare.App"]).stdout
+        #expect(owner == "u \(rig.app!.processIdentifier)\n", "the first instance keeps the name: \(owner)")
+        // The window's Close button (a real press through the accessibility tree) ends the process; icared stays.
+        try rig.press("Close", within: "iCare")  // the main window's, not the preferences'
+        let app = rig.app!
+        #expect(waitUntil(timeout: 10) { !app.isRunning }, "the app did not end when its window closed")
+        #expect(app.terminationStatus == 0)
+        #expect(try rig.service.nameHasOwner(), "icared keeps running")
+    }
+
+    @Test func theAppStartsIcaredThroughDBusActivation() throws {
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("icare-services-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        let bus = try PrivateBus(serviceDirectory: services.path)
+        let rig = try AppRig(startService: false, bus: bus, startApp: false)
+        defer { rig.stop() }
+        // As dbus/org.icare.Reminder.service.in, with the test's private folders (the bus starts it with its own environment).
+        let env = rig.service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
+        let file = "[D-BUS Service]\nName=org.icare.Reminder\nExec=/usr/bin/env \(env.joined(separator: " ")) \(try Products.path("icared"))\n"
+        try file.write(to: services.appendingPathComponent("org.icare.Reminder.service"), atomically: true, encoding: .utf8)
+        #expect(try !rig.service.nameHasOwner())
+        try rig.launchApp()
+        try rig.waitForHome("the home view of the activated service") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        #expect(try rig.service.nameHasOwner(), "the bus started icared")
+        // The activated icared is the bus's child, not the rig's: end it here.
+        let pid = try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                          "GetConnectionUnixProcessID", "s", "org.icare.Reminder"]).stdout
+        let activated = Int32(pid.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(activated > 0, "\(pid)")
+        if activated > 0 { kill(activated, SIGKILL) }
+    }
+
+    @Test func withoutIcaredItSaysSoAndRecoversWhenItAppears() throws {
+        let rig = try AppRig(startService: false)
+        defer { rig.stop() }
+        // No service file on this bus: activation fails, and the window says what to do.
+        let absent = try rig.waitForHome("the sentence for an absent service") {
+            $0.contains { $0.name == "iCare is not running" }
+        }
+        #expect(absent.contains { $0.role == "label" && $0.name == "iCare is not running; start it with 'systemctl --user start icared' (or run 'icared')." },
+                "\(absent)")
+        #expect(absent.contains { $0.role == "push button" && $0.name == "Try again" })
+        // The service appears: the window follows it without a restart.
+        try rig.service.start()
+        try rig.waitForHome("the home view once icared runs") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        // It goes away again: the sentence comes back.
+        rig.service.kill9()
+        try rig.waitForHome("the sentence after icared ended") { $0.contains { $0.name == "iCare is not running" } }
+    }
+
+    /// On Wayland (a headless sway), with the keyboard alone: each of the home
+    /// view's actions and the preferences is reached with Tab and pressed with
+    /// Return. GTK 4.8 does not tell AT-SPI which widget has the focus, so each
+    /// try starts the app afresh, presses Tab k times and Return, and reads what
+    /// happened from the service (and whether the preferences opened).
+    @Test func onWaylandEveryActionIsReachedWithTheKeyboard() throws {
+        let rig = try AppRig(startApp: false, wayland: true)
+        defer { rig.stop() }
+        let s = rig.service
+        var reached: Set<String> = []
+        let all: Set<String> = ["Preferences", "Start break now", "Pause for 30 min", "Pause for 1 hour", "Pause until resumed"]
+        // The focus starts on Start break now; Tab goes on to the pauses, then round to Preferences. A key
+        // typed while sway is still handing the window the keyboard can go astray: a second round then.
+        for k in Array(0...6) + Array(0...6) where reached != all {
+            let app = try rig.launchApp(log: "app-\(k).log")
+            try rig.waitForHome("the waiting state", { $0.contains { $0.name.hasPrefix("Next break at ") } })
+            // No AT-SPI event tells when sway has given the new window the keyboard: half a second for it.
+            Thread.sleep(forTimeInterval: 0.5)
+            try rig.keys(Array(repeating: "Tab", count: k) + ["Return"])
+            _ = waitUntil(timeout: 2) { (try? s.string("State")) != "waiting" || ((try? rig.preferences()) ?? []).count > 0 }
+            let state = try s.string("State")
+            if state == "break" { reached.insert("Start break now") }
+            if state == "paused" {
+                let until = try s.number("PausedUntil")
+                let left = until == 0 ? 0 : Int((Double(until) / 1e6 - Date().timeIntervalSince1970) / 60 + 0.5)
+                reached.insert(left == 0 ? "Pause until resumed" : left <= 30 ? "Pause for 30 min" : "Pause for 1 hour")
+            }
+            if try !rig.preferences().isEmpty { reached.insert("Preferences") }
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+            if state != "waiting" { try s.call("Resume"); try s.call("Skip") }
+            _ = waitUntil(timeout: 5) { (try? s.string("State")) == "waiting" }
+        }
+        #expect(reached == all, "reached with Tab and Return: \(reached.sorted())")
+        #expect(rig.sway?.isRunning == true, "sway kept running")
+    }
+}

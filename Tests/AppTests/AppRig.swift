@@ -1,0 +1,259 @@
+import Foundation
+import TestSupport
+
+/// One element of the app's window as the accessibility tree (AT-SPI) tells it.
+struct Element: CustomStringConvertible {
+    let role: String
+    let name: String
+    let x: Int, y: Int, w: Int, h: Int
+    /// A switch's or toggle's state (nil: not checkable).
+    var checked: Bool? = nil
+    var sensitive = true
+    var focusable = false
+    var focused = false
+    /// A spin button's value (nil: none).
+    var value: Double? = nil
+    var description: String { "\(role) '\(name)'" + (checked.map { $0 ? " on" : " off" } ?? "") + (value.map { " \($0)" } ?? "") }
+}
+
+/// The real app (`icare`) on a headless display against the real icared on a
+/// private bus: its own Xvfb (`-displayfd`), its own accessibility bus
+/// (at-spi-bus-launcher on the private session bus, with the registry woken
+/// before the app starts, so that GTK registers the app with it), private
+/// XDG folders. Every child leads a process group of its own (Foundation's
+/// Process spawns with POSIX_SPAWN_SETPGROUP), so `stop` ends each group.
+/// Anything that does not start throws: the test fails.
+final class AppRig: @unchecked Sendable {
+    let service: ServiceHarness
+    let work: URL
+    private(set) var display = ""
+    private var groups: [Process] = []
+    private(set) var app: Process?
+    /// More environment for the app (a locale).
+    let appEnvironment: [String: String]
+    /// A headless sway instead of Xvfb: the app on Wayland.
+    private(set) var sway: HeadlessSway?
+
+    /// `startService: false` leaves icared off (the app then activates it through `bus`, or says it is absent).
+    init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
+         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], startApp: Bool = true, wayland: Bool = false) throws {
+        service = try ServiceHarness(config: config, bus: bus, start: false)
+        work = service.home.appendingPathComponent("desktop")
+        self.appEnvironment = appEnvironment
+        do {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            if startService { try service.start(arguments: serviceArguments ?? ["--log-stderr", "--debug"]) }
+            if wayland { sway = try HeadlessSway() } else { try startDisplay() }
+            try startAccessibility()
+            if startApp { try launchApp() }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    static let config = "BreakDuration = 10\nSnoozeDuration = 300\nSound = false\n"
+
+    var environment: [String: String] {
+        var env = service.environment
+        if let sway {
+            env["WAYLAND_DISPLAY"] = sway.socket
+            env["GDK_BACKEND"] = "wayland"
+        } else {
+            env["DISPLAY"] = display
+            env["GDK_BACKEND"] = "x11"
+        }
+        // No portal, no dconf settings of the host: GTK's defaults.
+        env["GSETTINGS_BACKEND"] = "memory"
+        return env
+    }
+
+    @discardableResult
+    func startGroup(_ arguments: [String], log: String, environment extra: [String: String] = [:]) throws -> Process {
+        let path = work.appendingPathComponent(log).path
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
+        p.arguments = Array(arguments.dropFirst())
+        var env = ProcessInfo.processInfo.environment.merging(Subprocess.neutralLocale.merging(environment) { $1 }) { $1 }
+        if sway == nil { env.removeValue(forKey: "WAYLAND_DISPLAY") } else { env.removeValue(forKey: "DISPLAY") }
+        env.removeValue(forKey: "GTK_A11Y")  // GTK's accessibility on (a host may turn it off)
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = handle
+        p.standardError = handle
+        try Subprocess.launch(p)
+        groups.append(p)
+        return p
+    }
+
+    func log(_ name: String) -> String { (try? String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)) ?? "" }
+
+    private func startDisplay() throws {
+        let out = Pipe()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Subprocess.which("Xvfb"))
+        p.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x900x24"]
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try Subprocess.launch(p)
+        groups.append(p)
+        guard let number = Subprocess.firstLine(of: out) else { throw HarnessError("Xvfb did not report its display") }
+        display = ":" + number
+    }
+
+    private func startAccessibility() throws {
+        try startGroup(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
+        guard try waitForName("org.a11y.Bus") else { throw HarnessError("at-spi-bus-launcher did not start: \(log("at-spi.log"))") }
+        // Reading the desktop starts the registry (bus activation on the accessibility bus).
+        let r = try atspi(["count"])
+        guard r.status == 0 else { throw HarnessError("the accessibility registry did not answer: \(r)") }
+    }
+
+    /// Starts `icare` (another instance when one runs: it hands over and exits).
+    @discardableResult
+    func launchApp(log: String = "app.log") throws -> Process {
+        let p = try startGroup([try Products.path("icare")], log: log, environment: appEnvironment)
+        if app == nil { app = p }
+        return p
+    }
+
+    func waitForName(_ name: String) throws -> Bool {
+        try waitUntil(timeout: 10, interval: 0.05) {
+            try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                "NameHasOwner", "s", name]).stdout == "b true\n"
+        }
+    }
+
+    // MARK: the accessibility tree
+
+    func atspi(_ arguments: [String]) throws -> ProcessResult {
+        let script = work.appendingPathComponent("atspi-app.py").path
+        if !FileManager.default.fileExists(atPath: script) { try AppRig.script.write(toFile: script, atomically: true, encoding: .utf8) }
+        return try Subprocess.run(["/usr/bin/python3", script] + arguments, environment: environment, timeout: 20)
+    }
+
+    /// The app's windows: for each, its elements (visible ones only), in tree order.
+    func windows() throws -> [[Element]] {
+        let r = try atspi(["tree"])
+        guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[[String: Any]]] else {
+            throw HarnessError("reading the accessibility tree failed: \(r)")
+        }
+        return json.map { window in
+            window.map { e in
+                func int(_ k: String) -> Int { (e[k] as? NSNumber)?.intValue ?? -1 }
+                return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"),
+                               checked: e["checked"] as? Bool, sensitive: e["sensitive"] as? Bool ?? true,
+                               focusable: e["focusable"] as? Bool ?? false, focused: e["focused"] as? Bool ?? false, value: (e["value"] as? NSNumber)?.doubleValue)
+            }
+        }
+    }
+
+    /// The main window's elements (the first window named iCare).
+    func home() throws -> [Element] { try windows().first { $0.first?.name == "iCare" } ?? [] }
+
+    /// The texts (labels) of the main window.
+    func texts() throws -> [String] { try home().filter { $0.role == "label" }.map(\.name) }
+
+    /// The names of the buttons showing in the main window.
+    func buttons() throws -> [String] { try home().filter { $0.role == "push button" }.map(\.name) }
+
+    /// Waits (bounded) until the main window satisfies `condition`; throws with what it showed.
+    @discardableResult
+    func waitForHome(timeout: TimeInterval = 10, _ what: String, _ condition: ([Element]) -> Bool) throws -> [Element] {
+        var seen: [Element] = []
+        let ok = try waitUntil(timeout: timeout, interval: 0.1) {
+            seen = try home()
+            return condition(seen)
+        }
+        guard ok else { throw HarnessError("the window never showed \(what); it showed \(seen)\napp:\n\(log("app.log"))\nicared:\n\(service.log)") }
+        return seen
+    }
+
+    /// Waits for a label with exactly `text`.
+    @discardableResult
+    func waitForText(_ text: String, timeout: TimeInterval = 10) throws -> [Element] {
+        try waitForHome(timeout: timeout, "'\(text)'") { $0.contains { $0.role == "label" && $0.name == text } }
+    }
+
+    /// The preferences window's elements, in any language (the window that is not the main one; empty while it is closed).
+    func preferences() throws -> [Element] { try windows().first { $0.first?.name != "iCare" } ?? [] }
+
+    /// Waits (bounded) until the preferences window satisfies `condition`.
+    @discardableResult
+    func waitForPreferences(timeout: TimeInterval = 10, _ what: String, _ condition: ([Element]) -> Bool) throws -> [Element] {
+        var seen: [Element] = []
+        let ok = try waitUntil(timeout: timeout, interval: 0.1) {
+            seen = try preferences()
+            return condition(seen)
+        }
+        guard ok else { throw HarnessError("the preferences never showed \(what); they showed \(seen)\napp:\n\(log("app.log"))") }
+        return seen
+    }
+
+    /// Sets a spin button's value through the accessibility tree (its Value interface).
+    func setValue(_ name: String, _ value: Double) throws {
+        let r = try atspi(["value", "spin button", name, String(value)])
+        guard r.status == 0 else { throw HarnessError("setting '\(name)' failed: \(r)") }
+    }
+
+    /// Presses the button named `name` through its accessible action ("click"), as a screen reader does.
+    func press(_ name: String, role: String = "push button", within: String? = nil) throws {
+        let r = try atspi(["press", role, name] + (within.map { [$0] } ?? []))
+        guard r.status == 0 else { throw HarnessError("pressing '\(name)' failed: \(r)\non screen: \((try? home()) ?? [])") }
+    }
+
+    /// Replaces the dconf user database with one compiled from `keyfile` (the real `dconf compile`,
+    /// put in place by rename as dconf-service does); icared follows the file with inotify.
+    func writeDconf(_ keyfile: String) throws {
+        let keyfiles = work.appendingPathComponent("dconf-keyfiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keyfiles, withIntermediateDirectories: true)
+        try keyfile.write(to: keyfiles.appendingPathComponent("keys"), atomically: true, encoding: .utf8)
+        let folder = (service.environment["XDG_CONFIG_HOME"] ?? "") + "/dconf"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let staged = folder + "/user.new"
+        let r = try Subprocess.run(["dconf", "compile", staged, keyfiles.path])
+        guard r.status == 0 else { throw HarnessError("dconf compile failed: \(r)") }
+        guard rename(staged, folder + "/user") == 0 else { throw HarnessError("rename failed: \(errno)") }
+    }
+
+    /// The title of the X window that has the input focus (Xvfb: `xdotool getwindowfocus`).
+    func focusedWindowName() throws -> String {
+        let r = try Subprocess.run(["xdotool", "getwindowfocus", "getwindowname"], environment: environment)
+        guard r.status == 0 else { throw HarnessError("xdotool getwindowfocus failed: \(r)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A screenshot of the main window (ImageMagick's `import` of its X window) as PPM at `path`.
+    func windowShot(to path: String) throws -> PPM {
+        let found = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^iCare$"], environment: environment)
+        guard found.status == 0, let id = found.stdout.split(separator: "\n").first else { throw HarnessError("no iCare window: \(found)") }
+        let r = try Subprocess.run(["import", "-window", String(id), "-depth", "8", "ppm:" + path], environment: environment)
+        guard r.status == 0 else { throw HarnessError("import failed: \(r)") }
+        return try PPM(file: path)
+    }
+
+    /// Presses keys on sway's virtual keyboard, in one go (wtype -k …: real input for the compositor
+    /// and the app; one virtual keyboard for the whole sequence, 50 ms between keys).
+    func keys(_ names: [String]) throws {
+        guard let sway else { throw HarnessError("keys are typed on sway only") }
+        let r = try Subprocess.run(["wtype", "-d", "50"] + names.flatMap { ["-k", $0] }, environment: ["WAYLAND_DISPLAY": sway.socket], timeout: 20)
+        guard r.status == 0 else { throw HarnessError("wtype \(names) failed: \(r)") }
+    }
+
+    func stop() {
+        service.kill9()
+        for p in groups.reversed() where p.isRunning {
+            kill(-p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        groups.removeAll()
+        sway?.stop()
+        service.stop()
+    }
+
+    deinit { stop() }
+}
