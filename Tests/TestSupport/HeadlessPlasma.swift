@@ -182,7 +182,7 @@ public final class HeadlessPlasma: @unchecked Sendable {
 
     /// Starts plasmashell and waits until it serves notifications and hosts the tray, then the accessibility bus.
     public func startPlasmashell() throws {
-        stopAccessibility()
+        try stopAccessibility()
         shell = try start(["plasmashell", "--no-respawn"], log: "plasmashell.log")
         for name in ["org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"] {
             guard try waitForName(name, timeout: 30) else {
@@ -205,14 +205,17 @@ public final class HeadlessPlasma: @unchecked Sendable {
         }
     }
 
-    private func stopAccessibility() {
+    private func stopAccessibility() throws {
         guard let p = accessibility else { return }
         killGroup(p)
         groups.removeAll { $0 === p }
         accessibility = nil
         // On X11 the launcher also writes its bus's address on the root window (AT_SPI_BUS), which
         // Qt and libatspi read first: a killed launcher's address would send them to a dead bus.
-        if session == .x11 { _ = try? Subprocess.run(["xprop", "-root", "-remove", "AT_SPI_BUS"], environment: environment) }
+        if session == .x11 {
+            let r = try Subprocess.run(["xprop", "-root", "-remove", "AT_SPI_BUS"], environment: environment)
+            guard r.status == 0 else { throw HarnessError("xprop could not remove AT_SPI_BUS: \(r)") }
+        }
     }
 
     /// The applications in the accessibility tree.
@@ -230,30 +233,6 @@ public final class HeadlessPlasma: @unchecked Sendable {
         guard try waitUntil(timeout: 10, interval: 0.05, { try !nameHasOwner("org.freedesktop.Notifications") }) else {
             throw HarnessError("org.freedesktop.Notifications stayed after plasmashell was killed")
         }
-    }
-
-    // MARK: the bus
-
-    public func nameHasOwner(_ name: String) throws -> Bool {
-        try busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", name])
-            .stdout == "b true\n"
-    }
-
-    public func waitForName(_ name: String, timeout: TimeInterval = 10) throws -> Bool {
-        try waitUntil(timeout: timeout, interval: 0.05) { try nameHasOwner(name) }
-    }
-
-    /// The names on the session bus now.
-    public func names() throws -> [String] {
-        let r = try busctl(["--json=short", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames"])
-        guard let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
-              let data = json["data"] as? [[String]], let names = data.first else { throw HarnessError("ListNames: \(r)") }
-        return names
-    }
-
-    @discardableResult
-    public func busctl(_ arguments: [String]) throws -> ProcessResult {
-        try Subprocess.run(["busctl", "--user"] + arguments, environment: environment)
     }
 
     // MARK: stopping
