@@ -151,6 +151,9 @@ let package = Package(
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
+        // iCare as installed on a real headless GNOME Shell 43 with the AppIndicator extension (not in
+        // IntegrationTests: the sanitizer runs repeat those; this suite runs once, in the plain `swift test`).
+        .testTarget(name: "GnomeShellTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

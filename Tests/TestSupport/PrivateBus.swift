@@ -6,13 +6,16 @@ public final class PrivateBus: @unchecked Sendable {
     public private(set) var process: Process
     public let directory: URL
     private let configPath: URL
+    private let launchEnvironment: [String: String]
 
     /// Starts a session-type bus; `serviceDirectory` adds a folder of activatable services.
     /// By default only the bus's own user may connect (as a session bus); `anyUser`
     /// lets every user in, for a server that must run as another user (mako and
     /// swaync beside a headless sway, which runs as `nobody`). The socket is
     /// made 0777 by dbus-daemon either way: the policy is what lets them in.
-    public init(serviceDirectory: String? = nil, system: Bool = false, anyUser: Bool = false) throws {
+    /// `environment` is the daemon's, which the services it activates inherit (a desktop's private folders).
+    public init(serviceDirectory: String? = nil, system: Bool = false, anyUser: Bool = false,
+                environment: [String: String] = [:]) throws {
         let daemon = try Subprocess.which("dbus-daemon")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("icare-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,13 +38,15 @@ public final class PrivateBus: @unchecked Sendable {
         config += "</busconfig>\n"
         configPath = directory.appendingPathComponent("bus.conf")
         try config.write(to: configPath, atomically: true, encoding: .utf8)
-        (process, address) = try Self.launch(daemon, configPath)
+        launchEnvironment = environment
+        (process, address) = try Self.launch(daemon, configPath, environment)
     }
 
     /// Starts dbus-daemon on `configPath` and reads the address it prints first.
-    private static func launch(_ daemon: String, _ configPath: URL) throws -> (Process, String) {
+    private static func launch(_ daemon: String, _ configPath: URL, _ environment: [String: String]) throws -> (Process, String) {
         let out = Pipe()
-        let process = try Subprocess.start([daemon, "--config-file=\(configPath.path)", "--nofork", "--nopidfile", "--print-address=1"], stdout: out)
+        let process = try Subprocess.start([daemon, "--config-file=\(configPath.path)", "--nofork", "--nopidfile", "--print-address=1"],
+                                           environment: environment, stdout: out)
         var line = Data()
         let handle = out.fileHandleForReading
         while true {
@@ -62,7 +67,7 @@ public final class PrivateBus: @unchecked Sendable {
     public func restart() throws {
         Subprocess.kill9(process)
         let daemon = try Subprocess.which("dbus-daemon")
-        let (process, address) = try Self.launch(daemon, configPath)
+        let (process, address) = try Self.launch(daemon, configPath, launchEnvironment)
         guard address.hasPrefix(self.address.split(separator: ",").first.map(String.init) ?? self.address) else {
             throw HarnessError("the restarted bus listens at \(address), not \(self.address)")
         }

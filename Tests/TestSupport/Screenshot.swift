@@ -1,13 +1,13 @@
 import Foundation
-import TestSupport
 
 /// An RGB screenshot in binary PPM: `grim -t ppm` on Wayland, ImageMagick's
 /// `import -window root ppm:…` on X11. The tray tests look for the ring's
-/// colours in it, as a person looks for the icon.
-struct Screenshot {
-    let width: Int, height: Int, rgb: [UInt8]
+/// colours in it, as a person looks for the icon. GNOME Shell's screenshots
+/// (PNG) are read through ImageMagick's `convert … ppm:`.
+public struct Screenshot: Sendable {
+    public let width: Int, height: Int, rgb: [UInt8]
 
-    init(ppm data: Data) throws {
+    public init(ppm data: Data) throws {
         let bytes = [UInt8](data)
         // "P6\n<w> <h>\n255\n" then the pixels.
         var fields: [String] = [], i = 0, current = ""
@@ -21,12 +21,12 @@ struct Screenshot {
         width = w; height = h; rgb = Array(bytes[i...])
     }
 
-    init(file path: String) throws { try self.init(ppm: Data(contentsOf: URL(fileURLWithPath: path))) }
+    public init(file path: String) throws { try self.init(ppm: Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    func pixel(_ x: Int, _ y: Int) -> [UInt8] { let k = (y * width + x) * 3; return Array(rgb[k..<k + 3]) }
+    public func pixel(_ x: Int, _ y: Int) -> [UInt8] { let k = (y * width + x) * 3; return Array(rgb[k..<k + 3]) }
 
     /// The points in `xs` × `ys` whose colour is exactly `colour` (RGB).
-    func points(of colour: [UInt8], xs: Range<Int>, ys: Range<Int>) -> [(x: Int, y: Int)] {
+    public func points(of colour: [UInt8], xs: Range<Int>, ys: Range<Int>) -> [(x: Int, y: Int)] {
         var found: [(x: Int, y: Int)] = []
         for y in ys.clamped(to: 0..<height) { for x in xs.clamped(to: 0..<width) where pixel(x, y) == colour { found.append((x, y)) } }
         return found
@@ -34,7 +34,7 @@ struct Screenshot {
 
     /// Waits (bounded) until `points` (read from a fresh screenshot each time) finds a ring:
     /// more than 30 pixels of its colour. Their centre, where a person would click it.
-    static func ringCentre(timeout: TimeInterval = 10, context: @autoclosure () -> String,
+    public static func ringCentre(timeout: TimeInterval = 10, context: @autoclosure () -> String,
                            _ points: () throws -> [(x: Int, y: Int)]) throws -> (x: Int, y: Int) {
         var found: [(x: Int, y: Int)] = []
         _ = try waitUntil(timeout: timeout, interval: 0.2) {
@@ -48,7 +48,7 @@ struct Screenshot {
     }
 
     /// The centre of the points' bounding box, or nil when there are none.
-    static func centre(_ points: [(x: Int, y: Int)]) -> (x: Int, y: Int)? {
+    public static func centre(_ points: [(x: Int, y: Int)]) -> (x: Int, y: Int)? {
         guard let x0 = points.map(\.x).min(), let x1 = points.map(\.x).max(),
               let y0 = points.map(\.y).min(), let y1 = points.map(\.y).max() else { return nil }
         return ((x0 + x1) / 2, (y0 + y1) / 2)
@@ -58,7 +58,7 @@ struct Screenshot {
 /// The pictures in docs/ (scripts/screenshots): taken only when ICARE_SCREENSHOTS names a folder.
 extension Screenshot {
     /// The folder ICARE_SCREENSHOTS names, or nil when no pictures are asked for.
-    static var docsFolder: String? {
+    public static var docsFolder: String? {
         guard let dir = ProcessInfo.processInfo.environment["ICARE_SCREENSHOTS"], !dir.isEmpty else { return nil }
         return dir
     }
@@ -66,7 +66,7 @@ extension Screenshot {
     /// Writes `folder/name.png` with ImageMagick: `magick` is the command with its source and crop
     /// (`import -window root …` or `convert shot.png …`), followed by what every picture shares:
     /// no metadata, 8 bits, and at most `colours` colours when given.
-    static func writeForDocs(_ name: String, in folder: String, magick: [String], colours: Int?,
+    public static func writeForDocs(_ name: String, in folder: String, magick: [String], colours: Int?,
                              environment: [String: String] = [:]) throws {
         var arguments = magick + ["-strip", "-depth", "8"]
         if let colours { arguments += ["-colors", String(colours)] }
