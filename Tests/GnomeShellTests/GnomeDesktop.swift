@@ -75,11 +75,12 @@ final class GnomeDesktop: @unchecked Sendable {
         return json["data"] as? [String] ?? []
     }
 
-    /// Waits (bounded) until icared's `State` is `state`, moving the pointer a little meanwhile when `active`
-    /// (a person at the computer: banners time out only after user activity).
-    func waitForState(_ state: String, timeout: TimeInterval = 20, active: Bool = false) throws {
+    /// Waits (bounded) until icared's `State` is `state`, moving the pointer a little meanwhile: a person at
+    /// the computer. (Idle for a break's length, icared counts it as a break taken away from the screen, and
+    /// GNOME hides banners only after user activity.)
+    func waitForState(_ state: String, timeout: TimeInterval = 20) throws {
         let reached = try waitUntil(timeout: timeout, interval: 0.2) {
-            if active { try shell.pointer().wiggle() }
+            try shell.pointer().wiggle()
             return try service.string("State") == state
         }
         guard reached else { throw HarnessError("icared stayed \(try service.string("State")), not \(state)\nicared:\n\(service.log)") }
@@ -88,7 +89,12 @@ final class GnomeDesktop: @unchecked Sendable {
     /// Waits (bounded) for exactly one banner that satisfies `match`.
     func banner(timeout: TimeInterval = 10, _ match: (GnomeShellAccessibility.Banner) -> Bool) throws -> GnomeShellAccessibility.Banner {
         let (found, seen) = try waitForOne(timeout: timeout, interval: 0.2, { try shell.accessibility.banners() }, match)
-        guard let found else { throw HarnessError("on screen: \(seen)\nicared:\n\(service.log)") }
+        guard let found else {
+            _ = try? shell.screen()
+            try? FileManager.default.removeItem(atPath: "/tmp/gnome-debug.png")
+            try? FileManager.default.copyItem(atPath: shell.work.appendingPathComponent("screen.png").path, toPath: "/tmp/gnome-debug.png")
+            throw HarnessError("on screen: \(seen)\nicared:\n\(service.log)")
+        }
         return found
     }
 

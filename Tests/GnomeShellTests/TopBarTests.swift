@@ -55,7 +55,7 @@ extension GnomeShellTests {
         try desktop.ring(GnomeDesktop.green)
 
         // The break ends: the tally in the menu counts it.
-        try desktop.waitForState("waiting", timeout: 20, active: true)
+        try desktop.waitForState("waiting", timeout: 20)
         rows = try desktop.openMenu()
         #expect(rows.contains { $0.label == "Today: 1 completed, 0 skipped" }, "\(rows)")
         try desktop.shell.pointer().key(GnomeShellHand.escape)
