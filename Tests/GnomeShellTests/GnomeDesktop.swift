@@ -89,12 +89,7 @@ final class GnomeDesktop: @unchecked Sendable {
     /// Waits (bounded) for exactly one banner that satisfies `match`.
     func banner(timeout: TimeInterval = 10, _ match: (GnomeShellAccessibility.Banner) -> Bool) throws -> GnomeShellAccessibility.Banner {
         let (found, seen) = try waitForOne(timeout: timeout, interval: 0.2, { try shell.accessibility.banners() }, match)
-        guard let found else {
-            _ = try? shell.screen()
-            try? FileManager.default.removeItem(atPath: "/tmp/gnome-debug.png")
-            try? FileManager.default.copyItem(atPath: shell.work.appendingPathComponent("screen.png").path, toPath: "/tmp/gnome-debug.png")
-            throw HarnessError("on screen: \(seen)\nicared:\n\(service.log)")
-        }
+        guard let found else { throw HarnessError("on screen: \(seen)\nicared:\n\(service.log)") }
         return found
     }
 
