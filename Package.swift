@@ -108,24 +108,27 @@ let package = Package(
         .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"], swiftSettings: lean),
         .target(name: "ReminderCore", dependencies: ["Localization"], swiftSettings: lean),
         .target(name: "ICareFiles", dependencies: ["ReminderCore"], swiftSettings: lean),
-        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"], swiftSettings: lean),
+        // What several desktop watchers share: following a bus name's owner, decoding PropertiesChanged,
+        // the dconf database (GSettings keys) and a log that says each provider's problem once.
+        .target(name: "DesktopWatch", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"], swiftSettings: lean),
+        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles", "DesktopWatch"], swiftSettings: lean),
         // Calls, screen shares and videos: PipeWire's camera, microphone and screen-cast streams and the
         // desktop's idle inhibitors, summed into one busy state.
         .target(
             name: "Busy",
-            dependencies: ["DBusKit", "SystemdKit", "DoNotDisturb", "CPipeWire"],
+            dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "CPipeWire"],
             swiftSettings: lean + [.unsafeFlags(pipeWireIncludes.flatMap { ["-Xcc", "-I\($0)"] })]
         ),
-        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read with the DND dconf reads,
-        // and a GNOME break taken (org.gnome.Shell.ScreenTime).
-        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DoNotDisturb", "ICareFiles", "SystemdKit"], swiftSettings: lean),
+        // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read from the shared dconf
+        // database, and a GNOME break taken (org.gnome.Shell.ScreenTime).
+        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DesktopWatch", "ICareFiles", "SystemdKit"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem"],
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -144,7 +147,7 @@ let package = Package(
         .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
         .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
-        .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
+        .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "DesktopWatch", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),

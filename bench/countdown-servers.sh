@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BREAK=${BREAK:-30}
-scripts/deps.sh
+scripts/deps.sh --test
 swift build -c release --static-swift-stdlib >/dev/null
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 work=$(mktemp -d)

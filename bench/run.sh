@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
 BREAK=${BREAK:-30}
 SUITE=${SUITE:-0}
-scripts/deps.sh
+scripts/deps.sh --test
 command -v strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 1; }
 # The release build as `make` makes it (static Swift runtime).
 swift build -c release --static-swift-stdlib >/dev/null

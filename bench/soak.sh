@@ -9,6 +9,6 @@
 #   DAYS=3 SEED=7 bench/soak.sh   a short run, repeatable faults
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh --test
 swift build -c release --static-swift-stdlib >/dev/null
 exec /usr/bin/python3 bench/soak.py "$(swift build -c release --static-swift-stdlib --show-bin-path)"

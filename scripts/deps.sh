@@ -1,45 +1,76 @@
 #!/bin/sh
-# Installs the system packages iCare needs to build, run and test, on a
-# fresh Debian 12 / Ubuntu machine. The one place that knows them; README,
-# .ci/run and the Makefile's users call it. Idempotent and quiet: apt runs
-# only when a package is missing. Uses sudo when not root.
+# Installs the system packages iCare needs on a fresh Debian 12 / Ubuntu
+# machine. The one place that knows them, in two lists: what building and
+# running need (always), and what only the tests need (with --test). README,
+# scripts/run and scripts/demo call it plain; scripts/test (and so .ci/run),
+# scripts/screenshots, scripts/hot-functions and bench/ call it with --test.
+# Idempotent and quiet: apt runs only when a package is missing. Uses sudo
+# when not root.
+#
+#   scripts/deps.sh                 build and run packages, and Swift 6
+#   scripts/deps.sh --test          the same, the test packages and the test locales
+#   scripts/deps.sh --list [--test] prints the packages it would install, one a line; installs nothing
 set -eu
 
-packages="
+with_tests=""
+list=""
+for arg in "$@"; do
+  case "$arg" in
+    --test) with_tests=yes ;;
+    --list) list=yes ;;
+    *) echo "deps.sh: unknown argument '$arg' (takes --test, --list)" >&2; exit 64 ;;
+  esac
+done
+
+# Building and running iCare (scripts/run, make, make install).
+build_run_packages="
   pkg-config libdbus-1-dev libsystemd-dev libstdc++-12-dev
+  libwayland-dev libpipewire-0.3-dev
   dbus-daemon dbus-bin
+  gettext make
+"
+# What each is for:
+#   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
+#   libstdc++-12-dev                          build: the release icared links libstdc++.a
+#                                             (Sources/icared/link)
+#   libwayland-dev                            build (the Wayland idle watch's module map)
+#   libpipewire-0.3-dev                       build (the PipeWire busy source's module map)
+#   dbus-daemon dbus-bin                      scripts/run's private bus where none is reachable, dbus-send
+#   gettext                                   msgfmt: the catalogs scripts/run and make install compile
+#   make                                      make, make install
+
+# Only the tests (scripts/test, .ci/run), the screenshots and the
+# profile: real desktops' programs, several of which (the notification
+# servers, the panels) must not land on a person's machine by accident.
+test_packages="
   systemd
   libglib2.0-bin
   dconf-cli dconf-service dconf-gsettings-backend gsettings-desktop-schemas
   python3 python3-dbusmock
-  tmux make man-db
+  tmux man-db
   xvfb dunst suckless-tools
   xfce4-notifyd xfconf notification-daemon
   at-spi2-core gir1.2-atspi-2.0 python3-gi xdotool imagemagick
   librsvg2-common fonts-dejavu-core
-  gettext locales
-  libwayland-dev libwayland-bin wayland-protocols plasma-wayland-protocols
+  locales
+  libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
   waybar grim
   xfce4-panel
   mako-notifier sway-notification-center
   dpkg-dev debhelper fakeroot lintian
   zsh fish
-  libpipewire-0.3-dev pipewire pipewire-bin wireplumber
+  pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
   valgrind binutils
 "
 # What each is for:
-#   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
-#   libstdc++-12-dev                          build: the release icared links libstdc++.a
-#                                             (Sources/icared/link)
-#   dbus-daemon dbus-bin                      private test buses, dbus-send
 #   systemd                                   busctl, systemd-analyze (unit tests)
 #   libglib2.0-bin                            gdbus, gsettings (tests, examples)
 #   dconf-* gsettings-desktop-schemas         GNOME do-not-disturb tests
 #   python3-dbusmock                          fake notification server
 #   tmux                                      `icarectl watch` in a real terminal
-#   make man-db                               install step, man page checks
+#   man-db                                    man page checks
 #   xvfb dunst                                a real notification daemon in tests
 #   suckless-tools                            dmenu, dunst's menu (RealServerTests)
 #   xfce4-notifyd xfconf notification-daemon  the real XFCE and GNOME-fallback servers
@@ -48,9 +79,7 @@ packages="
 #                                             accessibility tree (RealServerTests)
 #   xdotool imagemagick                       a real pointer's clicks; screenshots (scripts/screenshots)
 #   librsvg2-common fonts-dejavu-core         the SVG icon and the text drawn by the servers
-#   gettext locales                           msgfmt for the catalogs (install, run,
-#                                             tests), xgettext; the locales below
-#   libwayland-dev                            build (the Wayland idle watch's module map)
+#   locales                                   the locales below (Dutch texts, a 12-hour clock)
 #   libwayland-bin wayland-protocols plasma-wayland-protocols
 #                                             wayland-scanner and the idle protocols' XML
 #                                             (scripts/wayland-protocols, its --check test)
@@ -67,7 +96,6 @@ packages="
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
 #   zsh fish                                  the completion scripts, run in the real shells
-#   libpipewire-0.3-dev                       build (the PipeWire busy source's module map)
 #   pipewire pipewire-bin wireplumber         a real PipeWire daemon and session manager, headless,
 #                                             and pw-record/pw-cli for the busy tests (PipeWireBusyTests)
 #   gstreamer1.0-tools gstreamer1.0-pipewire  an app watching a video source (gst-launch-1.0 pipewiresrc):
@@ -79,6 +107,14 @@ packages="
 #
 # Locales the tests run icared and icarectl in (Dutch texts, a 12-hour clock).
 test_locales="nl_NL en_US"
+
+packages=$build_run_packages
+if [ -n "$with_tests" ]; then packages="$packages $test_packages"; else test_locales=""; fi
+
+if [ -n "$list" ]; then
+  for p in $packages; do echo "$p"; done
+  exit 0
+fi
 
 missing=""
 for p in $packages; do

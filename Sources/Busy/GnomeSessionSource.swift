@@ -1,5 +1,5 @@
 import DBusKit
-import DoNotDisturb
+import DesktopWatch
 
 /// GNOME's session manager (`org.gnome.SessionManager` at
 /// `/org/gnome/SessionManager`, shapes in docs/desktop-facts.md): the

@@ -110,6 +110,10 @@ final class PipeWireSource: InhibitorSource {
 
     func start() {
         pw_init(nil, nil)
+        // libpipewire logs to stderr itself, warnings and up by default ("no modules loaded from
+        // context.modules" for the empty config): only its errors, unless the person asked for its
+        // log with PIPEWIRE_DEBUG, as for any PipeWire client.
+        if getenv("PIPEWIRE_DEBUG") == nil { pw_log_set_level(SPA_LOG_LEVEL_ERROR) }
         // No config file (the name "null", quoted: a bare null would unset the key and load client.conf
         // with its six modules), no D-Bus plugin: only the native protocol is needed to reach the daemon.
         let props = pw_properties_new_string("config.name=\"null\" support.dbus=false")

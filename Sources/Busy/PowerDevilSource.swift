@@ -1,5 +1,5 @@
 import DBusKit
-import DoNotDisturb
+import DesktopWatch
 
 /// Plasma's PowerDevil (shapes in docs/desktop-facts.md). From Plasma 6.5:
 /// `ActiveInhibitions` (`a(ssssu)`: what, who, why, mode, flags) on

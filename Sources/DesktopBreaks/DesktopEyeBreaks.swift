@@ -1,4 +1,4 @@
-import DoNotDisturb
+import DesktopWatch
 import ICareFiles
 import SystemdKit
 
@@ -21,9 +21,9 @@ public final class DesktopEyeBreaks {
 
     public init(log: Log) { self.log = log }
 
-    /// Follows the key through `dnd`'s dconf reads; call before `dnd.start()`.
-    public func follow(_ dnd: DndMonitor) {
-        dnd.followDconfKey(prefix: Self.prefix, name: Self.key) { [weak self] value in self?.read(value) }
+    /// Follows the key through the session's dconf database (the one do-not-disturb reads too).
+    public func follow(_ dconf: DconfDatabase) {
+        dconf.follow(prefix: Self.prefix, name: Self.key) { [weak self] value in self?.read(value) }
     }
 
     /// Whether a `selected-breaks` value turns eyesight breaks on (unset, other types: off).

@@ -1,5 +1,5 @@
 import DBusKit
-import DoNotDisturb
+import DesktopWatch
 import SystemdKit
 
 /// GNOME Shell's break manager on the session bus (GNOME 48+; shapes in

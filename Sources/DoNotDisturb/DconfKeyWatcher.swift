@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// GNOME, Cinnamon and MATE: one boolean GSettings key each, stored by
 /// dconf and read from its database file (see `DconfDatabase`). Every one

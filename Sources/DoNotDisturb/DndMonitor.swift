@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 import SystemdKit
 import ICareFiles
 
@@ -29,7 +30,6 @@ public final class DndMonitor {
     private let connection: Connection
     private let loop: EventLoop
     private let log: Log
-    private let dconfDatabasePath: String
     let problems: ProblemLog
     private var states: [String: ProviderState] = [:]
     /// When each provider last turned on, as an increasing count (higher is later).
@@ -41,7 +41,10 @@ public final class DndMonitor {
     /// Providers whose first look is still out.
     private var awaitingFirstLook: Set<String> = []
     private var firstLookTimer: EventSource?
-    private(set) var dconf: DconfDatabase?
+    /// The dconf database GNOME, Cinnamon and MATE keep their switches in.
+    /// Other features follow their own keys in it (`DconfDatabase.follow`),
+    /// so the file is read once for all; `start` starts it.
+    public let dconf: DconfDatabase
 
     /// Watches the desktop through `session`; `dconfDatabasePath` is the GVDB
     /// file dconf keeps GSettings in (`XDGPaths.dconfDatabase`).
@@ -49,8 +52,8 @@ public final class DndMonitor {
         connection = session
         self.loop = loop
         self.log = log
-        self.dconfDatabasePath = dconfDatabasePath
         problems = ProblemLog(log: log)
+        dconf = DconfDatabase(path: dconfDatabasePath, connection: session, loop: loop, log: log, problems: problems)
     }
 
     /// The providers found so far (on the bus, or for dconf-based desktops a
@@ -59,38 +62,25 @@ public final class DndMonitor {
         DndSource.all.filter { states[$0]?.isPresent == true }
     }
 
-    /// Keys of other features read from the same dconf database (see `followDconfKey`).
-    private var otherKeys: [(prefix: String, name: String, changed: (GVariantValue?) -> Void)] = []
-
-    /// Follows one more dconf key beside the do-not-disturb ones, through the
-    /// same database reads (call before `start`): `changed` runs with its
-    /// value on every read of `prefix`, nil when unset or unreadable.
-    public func followDconfKey(prefix: String, name: String, _ changed: @escaping (GVariantValue?) -> Void) {
-        otherKeys.append((prefix, name, changed))
-    }
-
     /// Starts every watcher; each reads its provider's current state as soon
     /// as the bus answers. Call once.
     public func start() {
         precondition(watchers.isEmpty, "DndMonitor.start() called twice")
-        let context = WatcherContext(connection: connection, problems: problems, report: { [weak self] source, state in
-            self?.update(source, state)
-        }, batch: { [weak self] body in
+        let batch: (() -> Void) -> Void = { [weak self] body in
             guard let self else { return }
             self.batching += 1
             body()
             self.batching -= 1
             if self.batching == 0 { self.combine() }
-        }, looked: { [weak self] source in
+        }
+        let context = WatcherContext(connection: connection, problems: problems, report: { [weak self] source, state in
+            self?.update(source, state)
+        }, batch: batch, looked: { [weak self] source in
             self?.looked(source)
         })
-        let database = DconfDatabase(path: dconfDatabasePath, context: context, loop: loop, log: log)
-        for other in otherKeys {
-            database.add(prefix: other.prefix) { reading in
-                if case .database(let file) = reading { other.changed(file.value(at: other.prefix + other.name)) } else { other.changed(nil) }
-            }
-        }
-        watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: database, context: context) }
+        // One read speaks for three providers: their reports count as one change.
+        dconf.batch = batch
+        watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: dconf, context: context) }
         watchers += [KDEWatcher(context: context), XfceWatcher(context: context), DunstWatcher(context: context),
                      SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]
         awaitingFirstLook = Set(watchers.map(\.source))
@@ -98,8 +88,7 @@ public final class DndMonitor {
             [weak self] in self?.finishFirstLook(timedOut: true)
         }
         for watcher in watchers { watcher.start() }
-        database.start()
-        dconf = database
+        dconf.start()
         if firstLookTimer == nil { finishFirstLook(timedOut: true) }
     }
 

@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// What one watcher knows about its provider.
 enum ProviderState: Equatable {

@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// dunst: the `paused` (b) property of `org.dunstproject.cmd0` at
 /// `/org/freedesktop/Notifications` on `org.freedesktop.Notifications`;

@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// KDE Plasma: the `Inhibited` (b) property of `org.freedesktop.Notifications`,
 /// on a server that lists the `inhibitions` capability; changes come as

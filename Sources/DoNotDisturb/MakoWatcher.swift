@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// mako: DND is a mode the person names `do-not-disturb`. `ListModes() → as`
 /// on `fr.emersion.Mako` at `/fr/emersion/Mako` (bus `org.freedesktop.Notifications`);

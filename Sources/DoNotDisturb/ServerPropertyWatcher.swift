@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// A do-not-disturb provider that lives inside the notification server:
 /// KDE Plasma, dunst and mako all own `org.freedesktop.Notifications`, so

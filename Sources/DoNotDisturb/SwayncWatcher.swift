@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// SwayNotificationCenter: `GetDnd() → b` on `org.erikreider.swaync.cc`
 /// (path and interface of the same name); the state also comes with every

@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 
 /// XFCE: xfconf channel `xfce4-notifyd`, property `/do-not-disturb` (b),
 /// read with `GetProperty(s, s) → v` on `org.xfce.Xfconf` at `/org/xfce/Xfconf`

@@ -46,7 +46,7 @@ extension Daemon {
                 self.deliver(.doNotDisturb(active))
             }
         }
-        followDesktopEyeBreaks(dnd)
+        followDesktopEyeBreaks(dnd.dconf)
         dnd.start()
         startBusyMonitor(bus)
         followScreenTime(bus)

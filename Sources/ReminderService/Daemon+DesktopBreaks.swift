@@ -1,17 +1,17 @@
 import DBusKit
 import DesktopBreaks
-import DoNotDisturb
+import DesktopWatch
 
 /// GNOME's own eyesight breaks: shown as `DesktopEyeBreaks`, said once in the log by the watcher;
 /// a GNOME break taken (ScreenTime) is a rest for the engine.
 extension Daemon {
-    func followDesktopEyeBreaks(_ dnd: DndMonitor) {
+    func followDesktopEyeBreaks(_ dconf: DconfDatabase) {
         let eyes = DesktopEyeBreaks(log: log)
         eyeBreaks = eyes
         eyes.onChange = { [unowned self] on in
             self.announcingChanges { self.desktopEyeBreaks = on }
         }
-        eyes.follow(dnd)
+        eyes.follow(dconf)
     }
 
     func followScreenTime(_ bus: Connection) {

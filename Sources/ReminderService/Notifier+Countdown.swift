@@ -50,11 +50,13 @@ extension Notifier {
     func tick(ends: Timestamp) {
         guard let t = ticker else { return }
         let now = Timestamp(Clock.realtime.now())
-        guard wanted == .countdown(ends: ends), dismissed != wanted, refused != wanted, profile != nil,
+        guard wanted == .countdown(ends: ends), dismissed != wanted, profile != nil,
               now < ends - Micro.second / 2 else {
             stopTicker()
             return
         }
+        // A refused countdown is tried again, with this second's words.
+        if refused == wanted { refused = nil }
         if !inFlight { showCountdown(ends: ends) }
         t.setTime(t.time + UInt64(Micro.second))
         t.setEnabled(.oneshot)

@@ -23,7 +23,12 @@ import ReminderCore
 ///   pushed again until the view changes: a dismissal is not a decision.
 /// - A `NotificationClosed` that arrives while a `Notify` is out is about
 ///   what the server showed before that call (it answers in order).
-/// - A view the server refused is not retried until the view changes.
+/// - A view the server refused is not retried until the view changes; but a
+///   refused countdown is tried again on the next tick (with the next
+///   second's words), never left frozen, and a refusal of words repeated
+///   within a second (Plasma's) is retried a second later.
+/// - The same words never go out twice within a second (`NotificationPace`):
+///   a repeat of what is on screen is dropped, anything else waits.
 /// - Where no server runs (no owner of its name, or a `Notify` that found
 ///   none), the reminder, the break's start and its end are logged at notice
 ///   level instead, each once, so `icared --log-stderr` shows the cycle.
@@ -63,8 +68,12 @@ final class Notifier {
     var wanted: View = .none
     /// A view the person dismissed: not shown again until the view changes.
     var dismissed: View?
-    /// A view the server refused: not tried again on this server until the view changes.
+    /// A view the server refused: not tried again on this server until the view changes (a countdown: until the next tick).
     var refused: View?
+    /// Whether `refused` is the server's answer (not a server that went away).
+    private var refusedByServer = false
+    /// When the same words last went out; what must wait for a second.
+    private let pace: NotificationPace
     var settings = Settings()
     var ticker: EventSource?
     private var watches: [AnyObject] = []
@@ -87,6 +96,7 @@ final class Notifier {
         self.log = log
         icon = NotificationIcon.resolve()
         memo = NotificationMemo(runtimeDirectory: runtimeDirectory)
+        pace = NotificationPace(loop: loop)
     }
 
     private func remember() {
@@ -152,6 +162,11 @@ final class Notifier {
 
     private func reconcile() {
         guard owner != nil, let profile, !inFlight, statusKnown else { return }
+        if case .countdown(let ends) = wanted, wanted == refused, refusedByServer, wanted != dismissed {
+            // Refused: the next tick tries again, with the next second's words.
+            if ticker == nil { startTicker(ends: ends) }
+            return
+        }
         if wanted == dismissed || wanted == refused {
             stopTicker()
             // Dismissed while an update of it was out: that update put it back; take it away.
@@ -213,6 +228,13 @@ final class Notifier {
     }
 
     private func send(_ content: NotificationContent, view: View) {
+        let now = Clock.monotonic.now()
+        if let at = pace.earliest(content, now: now) {
+            // The same words less than a second ago: on screen already, or they go a second after the last.
+            if view != shown || !pace.isRepeat(content, now: now) { pace.hold(until: at) { [unowned self] in self.reconcile() } }
+            return
+        }
+        pace.sent(content, at: now)
         let message = Message.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
                                          member: MemberName("Notify"), arguments: [
             .string(Texts.appName), .uint32(id), .string(icon.appIcon), .string(content.summary), .string(content.body),
@@ -232,15 +254,22 @@ final class Notifier {
                 if let newID = (try? reply.arguments())?.first?.uint32, newID != 0 { self.id = newID }
                 self.confirmed = view
             case .failure(let e):
+                self.shown = .none
+                self.confirmed = .none
                 if Notifier.foundNoServer(e) {
                     self.log.notice("No notification server answered (\(e.name)).")
                     self.logInstead(view)
+                    self.refused = view
+                    self.refusedByServer = false
+                    self.stopTicker()
+                } else if e.name == NotificationPace.excessError {
+                    // Words repeated within a second: sent again a second after them (the pace holds them until then).
+                    self.log.info("The notification server refused words repeated within a second; they go again a second later.")
                 } else {
                     self.log.warning("The notification server refused a notification: \(e.message)")
+                    self.refused = view
+                    self.refusedByServer = true
                 }
-                self.shown = .none
-                self.confirmed = .none
-                self.refused = view
             }
             // The state may have moved on while the call was out.
             self.reconcile()
@@ -262,6 +291,7 @@ final class Notifier {
         confirmed = .none
         inFlight = false
         refused = nil
+        pace.forget()
         stopTicker()
         // A server that comes later gets what is due or running, not an old brief notice.
         if wanted.isBrief { wanted = .none }

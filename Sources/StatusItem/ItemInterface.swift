@@ -29,14 +29,19 @@ enum ItemInterface {
                 text("Title", "iCare.") { StatusItemTexts.title },
                 text("Status", "Active, or NeedsAttention while a break is due (never Passive, which hosts hide).") { item.itemStatus },
                 Property("WindowId", "i", doc: "No window.", emitsChange: .const) { .int32(0) },
-                text("IconName", "The installed theme icon, for hosts that draw no pixmaps.") { StatusItem.iconName },
+                text("IconName", "Empty while the ring is drawn (hosts prefer a theme icon that exists over IconPixmap); the installed icon only if no ring could be drawn.") { item.iconName },
                 Property("IconPixmap", "a(iiay)", doc: "The ring at 16, 22, 24, 32 and 48 px, ARGB32 in network byte order.",
                          emitsChange: .false) { item.pixmaps },
                 text("OverlayIconName", "None.") { "" },
                 Property("OverlayIconPixmap", "a(iiay)", doc: "None.", emitsChange: .const) { .array(element: "(iiay)", []) },
-                text("AttentionIconName", "None: the ring itself shows a due break.") { "" },
-                Property("AttentionIconPixmap", "a(iiay)", doc: "None.", emitsChange: .const) { .array(element: "(iiay)", []) },
+                text("AttentionIconName", "Empty, like IconName.") { item.iconName },
+                Property("AttentionIconPixmap", "a(iiay)", doc: "The ring, as IconPixmap: hosts draw this one while the Status is NeedsAttention.",
+                         emitsChange: .false) { item.pixmaps },
                 text("AttentionMovieName", "None.") { "" },
+                text("IconAccessibleDesc", "What the ring shows, in words, for screen readers (\"Next break in 12 minutes\").") {
+                    item.accessibleDescription
+                },
+                text("AttentionAccessibleDesc", "The same while a break is due (\"Break due\").") { item.accessibleDescription },
                 Property("ToolTip", "(sa(iiay)ss)", doc: "The full status and today's tally.", emitsChange: .false) {
                     .structure([.string(StatusItem.iconName), .array(element: "(iiay)", []),
                                 .string(StatusItemTexts.title), .string(item.tooltip)])
@@ -48,8 +53,8 @@ enum ItemInterface {
             ],
             signals: [
                 SignalDescription("NewTitle", doc: "Title changed."),
-                SignalDescription("NewIcon", doc: "IconPixmap changed."),
-                SignalDescription("NewAttentionIcon", doc: "Not sent."),
+                SignalDescription("NewIcon", doc: "IconPixmap or IconAccessibleDesc changed."),
+                SignalDescription("NewAttentionIcon", doc: "AttentionIconPixmap or AttentionAccessibleDesc changed (sent while a break is due)."),
                 SignalDescription("NewOverlayIcon", doc: "Not sent."),
                 SignalDescription("NewToolTip", doc: "ToolTip changed."),
                 SignalDescription("NewStatus", [Argument("status", "s")], doc: "Status changed."),

@@ -9,32 +9,45 @@ public enum MenuAction: Equatable, Sendable {
     case setting(SettingKey, SettingValue)
 }
 
-/// One entry of the menu as dbusmenu describes it: an id, its properties
-/// (only those that differ from the defaults), children, and what a click does.
+/// One entry of the menu as dbusmenu describes it: an id, its properties,
+/// children, and what a click does. Every entry carries each property that
+/// can change, defaults included (`enabled`, `visible`, `type`, `label`, the
+/// toggle's): Plasma's libdbusmenuqt applies only the properties present in
+/// a layout, so an omitted `enabled = true` never turns a greyed item back on.
 struct MenuEntry {
     let id: Int32
     var properties: [(String, DBusValue)]
     var children: [MenuEntry] = []
     var action: MenuAction?
+    /// A click does what a left click on the icon does (`StatusItem.activate`).
+    var activates = false
+
+    /// The properties every entry states: its type, whether it can be clicked and is shown.
+    static func base(_ type: String, enabled: Bool = true) -> [(String, DBusValue)] {
+        [("type", .string(type)), ("enabled", .bool(enabled)), ("visible", .bool(true))]
+    }
 
     static func item(_ id: Int32, _ label: String, enabled: Bool = true, _ action: MenuAction?) -> MenuEntry {
-        var p: [(String, DBusValue)] = [("label", .string(label))]
-        if !enabled { p.append(("enabled", .bool(false))) }
-        return MenuEntry(id: id, properties: p, action: enabled ? action : nil)
+        MenuEntry(id: id, properties: base("standard", enabled: enabled) + [("label", .string(label))],
+                  action: enabled ? action : nil)
     }
 
     static func toggle(_ id: Int32, _ label: String, radio: Bool, on: Bool, _ action: MenuAction) -> MenuEntry {
-        MenuEntry(id: id, properties: [("label", .string(label)), ("toggle-type", .string(radio ? "radio" : "checkmark")),
-                                       ("toggle-state", .int32(on ? 1 : 0))], action: action)
+        MenuEntry(id: id, properties: base("standard") + [("label", .string(label)), ("toggle-type", .string(radio ? "radio" : "checkmark")),
+                                                          ("toggle-state", .int32(on ? 1 : 0))], action: action)
     }
 
     static func separator(_ id: Int32) -> MenuEntry {
-        MenuEntry(id: id, properties: [("type", .string("separator"))])
+        MenuEntry(id: id, properties: base("separator"))
     }
 
     static func submenu(_ id: Int32, _ label: String, _ children: [MenuEntry]) -> MenuEntry {
-        MenuEntry(id: id, properties: [("label", .string(label)), ("children-display", .string("submenu"))], children: children)
+        MenuEntry(id: id, properties: base("standard") + [("label", .string(label)), ("children-display", .string("submenu"))],
+                  children: children)
     }
+
+    /// The shape of the tree below this entry: ids and their children, no properties.
+    var structure: [Int32] { [id, Int32(children.count)] + children.flatMap(\.structure) }
 
     /// This entry and every entry below it.
     var all: [MenuEntry] { [self] + children.flatMap(\.all) }
@@ -48,11 +61,16 @@ enum MenuModel {
     static let breakLengths: [UInt32] = [10, 20, 30]
     static let snoozeLengths: [UInt32] = [5, 10, 15]
 
-    static func root(_ status: ReminderStatus, _ settings: Settings) -> MenuEntry {
+    static func root(_ status: ReminderStatus, _ settings: Settings, clock: (Timestamp) -> String) -> MenuEntry {
         let state = status.state
         let running = state == .waiting || state == .snoozed || state == .due
         let userPaused = state == .paused && status.pauseReason == .user
+        // First, what a left click does elsewhere: GNOME's AppIndicator opens the menu on a left click.
+        var first = MenuEntry.item(18, StatusItemTexts.activateLabel(status, clock: clock), nil)
+        first.activates = true
         var items: [MenuEntry] = [
+            first,
+            .separator(19),
             .item(1, StatusItemTexts.startBreak, enabled: running, .event(.startBreak)),
             .item(2, StatusItemTexts.snooze(seconds: settings.snoozeDuration), enabled: state == .due, .event(.snooze(seconds: 0))),
             .item(3, StatusItemTexts.skip, enabled: state == .due || state == .break, .event(.skip)),
@@ -85,6 +103,6 @@ enum MenuModel {
             .toggle(170 + Int32(i), StatusItemTexts.policy(p), radio: true, on: settings.dndPolicy == p,
                     .setting(.dndPolicy, .string(p.rawValue)))
         }))
-        return MenuEntry(id: 0, properties: [("children-display", .string("submenu"))], children: items)
+        return MenuEntry(id: 0, properties: MenuEntry.base("standard") + [("children-display", .string("submenu"))], children: items)
     }
 }

@@ -23,6 +23,13 @@ public final class StatusItem {
     static let watcherName = BusName("org.kde.StatusNotifierWatcher")
     static let iconName = "org.icare.Reminder"
 
+    /// The theme icon offered beside the pixmaps: none while the ring is
+    /// drawn. GNOME's AppIndicator, Plasma's tray and xfce4-panel draw an
+    /// item's `IconName` whenever the theme has it, and an installed iCare
+    /// puts `org.icare.Reminder` (the static eye) into hicolor. The ring is
+    /// rendered before the item is exported, so the name is a fallback only.
+    var iconName: String { pixmapsEmpty ? StatusItem.iconName : "" }
+
     /// The daemon's connection: it follows the watcher's name.
     let bus: Connection
     /// The item's own connection while it is shown.
@@ -46,6 +53,8 @@ public final class StatusItem {
     private(set) var pixmaps: DBusValue = .array(element: "(iiay)", [])
     private(set) var tooltip = ""
     private(set) var label = ""
+    /// What the ring shows, in words (`IconAccessibleDesc`, `AttentionAccessibleDesc`).
+    private(set) var accessibleDescription = ""
     private var itemObject: ExportedObject?
     private var menu: StatusMenu?
     private var stepTimer: EventSource?
@@ -110,8 +119,9 @@ public final class StatusItem {
             return
         }
         self.itemBus = itemBus
-        let menu = StatusMenu(status: status, settings: settings)
+        let menu = StatusMenu(status: status, settings: settings, clock: clock)
         menu.onAction = { [unowned self] action in self.onAction?(action) }
+        menu.onActivate = { [unowned self] in self.activate() }
         let menuObject = ExportedObject(path: StatusItem.menuPath, interfaces: [menu.describe()])
         menu.object = menuObject
         let item = ExportedObject(path: StatusItem.itemPath, interfaces: [ItemInterface.describe(self)])
@@ -159,15 +169,21 @@ public final class StatusItem {
         let next = RingFace.of(status, now: now, interval: timeScale.wait(settings.interval),
                                snooze: timeScale.wait(settings.snoozeDuration),
                                breakLength: Micro.seconds(settings.breakDuration))
-        let oldStatus = itemStatus, oldTip = tooltip, oldLabel = label, oldFace = face
+        let oldStatus = itemStatus, oldTip = tooltip, oldLabel = label, oldFace = face, oldWords = accessibleDescription
         let iconChanged = next.look != oldFace.look || next.fraction != oldFace.fraction || pixmapsEmpty
         face = next
         if iconChanged { pixmaps = StatusItem.render(next) }
         tooltip = StatusItemTexts.tooltip(status, clock: clock)
         label = StatusItemTexts.label(next)
+        accessibleDescription = StatusItemTexts.accessibleDescription(status, next, clock: clock)
         arm(next.nextStep)
         guard announce, let item = itemObject else { return }
-        if iconChanged { item.emit(ItemInterface.name, "NewIcon") }
+        // Hosts read IconAccessibleDesc again on NewIcon, AttentionAccessibleDesc on NewAttentionIcon (GNOME's AppIndicator).
+        if iconChanged || accessibleDescription != oldWords {
+            item.emit(ItemInterface.name, "NewIcon")
+            // While due, hosts draw the attention icon: the same ring.
+            if itemStatus == "NeedsAttention" { item.emit(ItemInterface.name, "NewAttentionIcon") }
+        }
         if tooltip != oldTip { item.emit(ItemInterface.name, "NewToolTip") }
         if label != oldLabel { item.emit(ItemInterface.name, "XAyatanaNewLabel", [.string(label), .string("88 min")]) }
         if itemStatus != oldStatus || oldFace.look != next.look {

@@ -17,6 +17,27 @@ enum StatusItemTexts {
         return tr("%d min", max(1, (seconds + 59) / 60))
     }
 
+    /// What the ring shows, for screen readers (`IconAccessibleDesc`):
+    /// the time it counts down, or the state it stands for.
+    static func accessibleDescription(_ status: ReminderStatus, _ face: RingFace, clock: (Timestamp) -> String) -> String {
+        let seconds = Int(face.secondsLeft ?? 0)
+        let minutes = max(1, (seconds + 59) / 60)
+        switch status.state {
+        case .waiting:
+            // TRANSLATORS: read by screen readers for the panel icon: minutes to the next break (rounded up).
+            return trn("Next break in %d minute", "Next break in %d minutes", minutes, minutes)
+        case .snoozed:
+            return trn("Snoozed: next break in %d minute", "Snoozed: next break in %d minutes", minutes, minutes)
+        case .due:
+            return tr("Break due")
+        case .break:
+            // TRANSLATORS: read by screen readers for the panel icon during a break.
+            return trn("Break: %d second left", "Break: %d seconds left", seconds, seconds)
+        case .paused, .inactive:
+            return headline(status, clock: clock)
+        }
+    }
+
     /// The tooltip's text: the full status and today's tally.
     static func tooltip(_ status: ReminderStatus, clock: (Timestamp) -> String) -> String {
         let text = headline(status, clock: clock)
@@ -58,6 +79,12 @@ enum StatusItemTexts {
     }
 
     // The menu.
+    /// The first item: what a left click on the icon does (start the due
+    /// break, else show the status), labelled with that.
+    static func activateLabel(_ status: ReminderStatus, clock: (Timestamp) -> String) -> String {
+        // TRANSLATORS: the first menu item while a break is due; a click starts it.
+        status.state == .due ? tr("Time for an eye break — start now") : headline(status, clock: clock)
+    }
     static var startBreak: String { tr("Start break now") }
     static func snooze(seconds: UInt32) -> String {
         // TRANSLATORS: a menu item; min is minutes.

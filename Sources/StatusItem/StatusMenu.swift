@@ -3,35 +3,54 @@ import ReminderCore
 
 /// The item's menu over `com.canonical.dbusmenu` (shape in
 /// docs/desktop-facts.md). The layout is rebuilt from the status on each
-/// change; when it differs, the revision goes up and `LayoutUpdated` tells
-/// the host to fetch it again.
+/// change. Changed properties of existing items go out in
+/// `ItemsPropertiesUpdated` (GNOME's AppIndicator re-reads only `type` and
+/// `children-display` on `LayoutUpdated`); `LayoutUpdated` is sent only when
+/// the tree itself changes. The revision goes up with every change, so
+/// `GetLayout` always answers the revision of what it returns.
 final class StatusMenu {
     static let interfaceName = InterfaceName("com.canonical.dbusmenu")
     private(set) var root: MenuEntry
     private(set) var revision: UInt32 = 1
-    private var fingerprint: [DBusValue]
     /// Carries out a click on an entry.
     var onAction: ((MenuAction) -> Void)?
+    /// A click on the entry that does what a left click on the icon does.
+    var onActivate: (() -> Void)?
+    /// Local clock times for the labels.
+    let clock: (Timestamp) -> String
     weak var object: ExportedObject?
 
-    init(status: ReminderStatus, settings: Settings) {
-        root = MenuModel.root(status, settings)
-        fingerprint = StatusMenu.fingerprint(root)
+    init(status: ReminderStatus, settings: Settings, clock: @escaping (Timestamp) -> String) {
+        self.clock = clock
+        root = MenuModel.root(status, settings, clock: clock)
     }
 
     /// Rebuilds the menu; announces a new revision when anything shown changed.
     func update(status: ReminderStatus, settings: Settings) {
-        let next = MenuModel.root(status, settings)
-        let print = StatusMenu.fingerprint(next)
+        let next = MenuModel.root(status, settings, clock: clock)
+        let old = root
         root = next
-        guard print != fingerprint else { return }
-        fingerprint = print
+        if next.structure != old.structure {
+            revision &+= 1
+            object?.emit(StatusMenu.interfaceName, "LayoutUpdated", [.uint32(revision), .int32(0)])
+            return
+        }
+        let changed = StatusMenu.changes(from: old, to: next)
+        guard !changed.isEmpty else { return }
         revision &+= 1
-        object?.emit(StatusMenu.interfaceName, "LayoutUpdated", [.uint32(revision), .int32(0)])
+        object?.emit(StatusMenu.interfaceName, "ItemsPropertiesUpdated",
+                     [.array(element: "(ia{sv})", changed), .array(element: "(ias)", [])])
     }
 
-    static func fingerprint(_ root: MenuEntry) -> [DBusValue] {
-        root.all.map { .structure([.int32($0.id), .vardict($0.properties)]) }
+    /// `(ia{sv})` for each entry whose properties differ, with only the
+    /// properties that differ (both trees have the same shape).
+    static func changes(from old: MenuEntry, to new: MenuEntry) -> [DBusValue] {
+        zip(old.all, new.all).compactMap { before, after in
+            let differ = after.properties.filter { name, value in
+                !before.properties.contains { $0.0 == name && $0.1 == value }
+            }
+            return differ.isEmpty ? nil : .structure([.int32(after.id), .vardict(differ)])
+        }
     }
 
     func entry(_ id: Int32) -> MenuEntry? { root.all.first { $0.id == id } }
@@ -103,16 +122,16 @@ final class StatusMenu {
                 Property("IconThemePath", "as", doc: "No extra icon folders.", emitsChange: .const) { .strings([]) },
             ],
             signals: [
-                SignalDescription("LayoutUpdated", [Argument("revision", "u"), Argument("parent", "i")], doc: "The menu changed; fetch it again."),
+                SignalDescription("LayoutUpdated", [Argument("revision", "u"), Argument("parent", "i")], doc: "Items came or went; fetch the menu again."),
                 SignalDescription("ItemsPropertiesUpdated", [Argument("updatedProps", itemProps), Argument("removedProps", "a(ias)")],
-                                  doc: "Properties of items changed (iCare sends LayoutUpdated instead)."),
+                                  doc: "Properties of items changed: only the changed ones of existing items; none removed."),
                 SignalDescription("ItemActivationRequested", [Argument("id", "i"), Argument("timestamp", "u")], doc: "Not sent."),
             ])
     }
 
     private func event(_ id: Int32, _ kind: String) throws(DBusError) {
         guard let e = entry(id) else { throw DBusError.invalidArgs("There is no menu item \(id).") }
-        guard kind == "clicked", let action = e.action else { return }
-        onAction?(action)
+        guard kind == "clicked" else { return }
+        if e.activates { onActivate?() } else if let action = e.action { onAction?(action) }
     }
 }

@@ -66,7 +66,7 @@ struct DconfFiles {
         }
         try h.startMonitor()
         // No dconf service yet (it is activated on demand): the fallback watch is on.
-        #expect(try waitUntil { try h.sync { h.monitor?.dconf?.usesFolderWatch == true } })
+        #expect(try waitUntil { try h.sync { h.monitor?.dconf.usesFolderWatch == true } })
         #expect(try h.state() == "off")
 
         func gsettings(_ args: String...) throws {
@@ -76,7 +76,7 @@ struct DconfFiles {
         try gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
         #expect(try h.waitFor("on gnome"))
         // The service is on the bus now, so Notify drives the reads.
-        #expect(try waitUntil { try h.sync { h.monitor?.dconf?.usesFolderWatch == false } })
+        #expect(try waitUntil { try h.sync { h.monitor?.dconf.usesFolderWatch == false } })
         try gsettings("set", "org.gnome.desktop.notifications", "show-banners", "true")
         #expect(try h.waitFor("off"))
         try gsettings("reset", "org.gnome.desktop.notifications", "show-banners")
@@ -101,6 +101,30 @@ struct DconfFiles {
         #expect(h.changes.value == ["on gnome", "off", "on mate", "on gnome", "off", "on gnome"])
     }
 
+    /// The database is shared: a feature that follows a key after do-not-disturb
+    /// started gets the key's value at once, and each change after, from the
+    /// same reads (no second file watch, no second subscription per read).
+    @Test func aKeyFollowedAfterStartIsReadAtOnceAndFollowed() throws {
+        let h = try MonitorHarness()
+        defer { h.stop() }
+        let files = DconfFiles(root: h.directory)
+        try files.install("[org/gnome/desktop/sound]\nevent-sounds=false\n")
+        try h.startMonitor()
+        #expect(try waitUntil { try h.sync { h.monitor?.dconf.usesFolderWatch == true } })
+        let seen = Box<[String]>([])
+        try h.sync {
+            h.monitor?.dconf.follow(prefix: "/org/gnome/desktop/sound/", name: "event-sounds") { value in
+                seen.value.append(value?.boolean.map { "\($0)" } ?? "unset")
+            }
+        }
+        #expect(waitUntil { seen.value == ["false"] }, "\(seen.value)")
+        try files.install("[org/gnome/desktop/sound]\nevent-sounds=true\n")
+        #expect(waitUntil { seen.value.last == "true" }, "\(seen.value)")
+        try files.install("[org/gnome/desktop/interface]\nclock-format='24h'\n")
+        #expect(waitUntil { seen.value.last == "unset" }, "\(seen.value)")
+        #expect(try h.state() == "off")
+    }
+
     /// With no dconf service on the bus, inotify on the database's folder —
     /// which does not exist at first — sees files dconf would write.
     @Test func inotifyFallbackWithoutDconfService() throws {
@@ -109,7 +133,7 @@ struct DconfFiles {
         let files = DconfFiles(root: h.directory)
         #expect(files.databasePath == h.dconfPath)
         try h.startMonitor()
-        #expect(try waitUntil { try h.sync { h.monitor?.dconf?.usesFolderWatch == true } })
+        #expect(try waitUntil { try h.sync { h.monitor?.dconf.usesFolderWatch == true } })
         #expect(!FileManager.default.fileExists(atPath: files.folder.path), "the monitor must create no folders")
 
         try files.install("[org/gnome/desktop/notifications]\nshow-banners=false\n")
@@ -168,7 +192,7 @@ struct DconfFiles {
         let writer = FakeDconfWriter()
         try h.appear(writer)
         try h.startMonitor()
-        #expect(try waitUntil { try h.sync { h.monitor?.dconf?.usesFolderWatch == false } })
+        #expect(try waitUntil { try h.sync { h.monitor?.dconf.usesFolderWatch == false } })
         try files.install("[org/gnome/desktop/notifications]\nshow-banners=false\n")
         try h.sync { writer.notify("/org/gnome/desktop/notifications/show-banners") }
         #expect(try h.waitFor("on gnome"))
@@ -181,7 +205,7 @@ struct DconfFiles {
 
         // When the service leaves, the folder is watched again.
         try h.sync { writer.vanish() }
-        #expect(try waitUntil { try h.sync { h.monitor?.dconf?.usesFolderWatch == true } })
+        #expect(try waitUntil { try h.sync { h.monitor?.dconf.usesFolderWatch == true } })
         try files.install("[org/mate/notification-daemon]\ndo-not-disturb=true\n")
         #expect(try h.waitFor("on mate"))
     }

@@ -9,10 +9,7 @@ import TestSupport
 /// the test process exits; each test starts the installed icared afresh.
 final class GnomeDesktop: @unchecked Sendable {
     let shell: HeadlessGnomeShell
-    let prefix: String
-    private let installRoot: URL
-
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let installed: InstalledICare
 
     private static let made: (desktop: GnomeDesktop?, error: String) = {
         do {
@@ -31,17 +28,20 @@ final class GnomeDesktop: @unchecked Sendable {
     }
 
     private init() throws {
-        installRoot = FileManager.default.temporaryDirectory.appendingPathComponent("icare-gnome-install-\(UUID().uuidString)")
-        prefix = installRoot.appendingPathComponent("prefix").path
-        let make = try Subprocess.run([try Subprocess.which("make"), "-C", Self.repo.path, "BINSRC=\(Products.binDirectory)",
-                                       "install", "PREFIX=\(prefix)"], timeout: 120)
-        guard make.status == 0 else { throw HarnessError("make install failed: \(make)") }
-        for file in ["/bin/icared", "/share/icons/hicolor/scalable/apps/org.icare.Reminder.svg",
-                     "/share/applications/org.icare.Reminder.desktop", "/share/dbus-1/services/org.icare.Reminder.service"] {
-            guard FileManager.default.fileExists(atPath: prefix + file) else { throw HarnessError("make install wrote no \(file)") }
+        installed = try InstalledICare()
+        for file in ["/share/applications/org.icare.Reminder.desktop", "/share/dbus-1/services/org.icare.Reminder.service"] {
+            guard FileManager.default.fileExists(atPath: installed.prefix + file) else {
+                installed.remove()
+                throw HarnessError("make install wrote no \(file)")
+            }
         }
-        shell = try HeadlessGnomeShell(prefix: prefix)
-        shell.service.executable = prefix + "/bin/icared"
+        do {
+            shell = try HeadlessGnomeShell(prefix: installed.prefix)
+        } catch {
+            installed.remove()
+            throw error
+        }
+        shell.service.program = installed.icared
     }
 
     var service: ServiceHarness { shell.service }
@@ -102,6 +102,6 @@ final class GnomeDesktop: @unchecked Sendable {
 
     func stop() {
         shell.stop()
-        try? FileManager.default.removeItem(at: installRoot)
+        installed.remove()
     }
 }

@@ -593,8 +593,8 @@ final class DndBusRig: @unchecked Sendable {
     private var fakes: [FakeBusProgram] = []          // loop thread only
     private var children: [Process] = []
 
-    init(config: String? = nil, state: String? = nil) throws {
-        service = try ServiceHarness(config: config, start: false)
+    init(config: String? = nil, state: String? = nil, environment: [String: String] = [:]) throws {
+        service = try ServiceHarness(config: config, environment: environment, start: false)
         if let state {
             try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true)
             try state.write(toFile: service.stateDirectory + "/state", atomically: true, encoding: .utf8)

@@ -853,6 +853,8 @@ final class FakeNotificationServer: @unchecked Sendable {
     func setInhibited(_ on: Bool) throws { _ = try control("SetInhibited", "b", [on ? "true" : "false"]) }
     /// The next iCare Notify is dismissed by the person (NotificationClosed reason 2) before its reply goes out.
     func dismissNextNotify() throws { _ = try control("DismissNextNotify", "", []) }
+    /// The next iCare Notify is refused with ExcessNotificationGeneration, as Plasma refuses a repeat.
+    func refuseNextNotify() throws { _ = try control("RefuseNextNotify", "", []) }
     /// Returns once the server has handled everything sent to it before.
     func sync() throws { _ = try control("Sync", "", []) }
 
@@ -866,6 +868,11 @@ final class FakeNotificationServer: @unchecked Sendable {
     RECORD, INSTANCE, CAPS = sys.argv[1], sys.argv[2], sys.argv[3].split()
     CAPS_DELAY = int(sys.argv[4])
     SERVER = tuple(sys.argv[5].split('|')) + ('1.2',)
+    # Plasma 5.27.5 (libnotificationmanager's server_p.cpp, verified on a running plasmashell, docs/desktop-facts.md):
+    # a Notify, replacement or not, whose app name, summary and body equal those of the last one it accepted
+    # less than a second before is refused with ExcessNotificationGeneration.
+    PLASMA = SERVER[0] == 'Plasma'
+    EXCESS = 'org.freedesktop.Notifications.Error.ExcessNotificationGeneration'
     IFACE = 'org.freedesktop.Notifications'
     CONTROL = 'org.icare.test.FakeControl'
     PROPS = 'org.freedesktop.DBus.Properties'
@@ -887,6 +894,8 @@ final class FakeNotificationServer: @unchecked Sendable {
             self.expiries = {}
             self.dismiss_next = False
             self.inhibited = False
+            self.last_accepted = None
+            self.refuse_next = False
 
         def write(self, entry):
             entry['t'] = time.time()
@@ -920,6 +929,16 @@ final class FakeNotificationServer: @unchecked Sendable {
         @dbus.service.method(IFACE, in_signature='susssasa{sv}i', out_signature='u', message_keyword='msg')
         def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout, msg=None):
             self.check(msg, 'susssasa{sv}i')
+            words, now = (str(app), str(summary), str(body)), time.monotonic()
+            repeated = PLASMA and self.last_accepted is not None and self.last_accepted[0] == words \
+                and now - self.last_accepted[1] < 1.0
+            if repeated or (self.refuse_next and str(app) == 'iCare'):
+                self.refuse_next = False
+                self.write({'member': '(refused)', 'app': str(app), 'replaces': int(replaces), 'summary': str(summary),
+                            'error': EXCESS})
+                raise dbus.exceptions.DBusException('Created too many similar notifications in quick succession',
+                                                    name=EXCESS)
+            self.last_accepted = (words, now)
             if replaces != 0 and int(replaces) in self.open:
                 nid = int(replaces)
             else:
@@ -1019,6 +1038,10 @@ final class FakeNotificationServer: @unchecked Sendable {
         @dbus.service.method(CONTROL, in_signature='', out_signature='')
         def DismissNextNotify(self):
             self.server.dismiss_next = True
+
+        @dbus.service.method(CONTROL, in_signature='', out_signature='')
+        def RefuseNextNotify(self):
+            self.server.refuse_next = True
 
         @dbus.service.method(CONTROL, in_signature='', out_signature='')
         def Sync(self):

@@ -17,8 +17,8 @@ import TestSupport
         let monitor: BusMonitor
         let folder: String
 
-        init() throws {
-            service = try ServiceHarness(start: false)
+        init(environment: [String: String] = [:]) throws {
+            service = try ServiceHarness(environment: environment, start: false)
             pipeWire = try HeadlessPipeWire(environment: service.environment)
             try service.start()
             folder = service.home.path
@@ -163,6 +163,29 @@ import TestSupport
         _ = try rig.pipeWire.stream(["pw-record", "-P", "{ application.name = Meeting }", rig.folder + "/two.wav"])
         try rig.expectBusy("b true microphone Meeting", "a stream after the restart")
         #expect(rig.service.log.components(separatedBy: "Lost PipeWire").count == 2, "said once")
+        #expect(Self.libPipeWireLines(rig.service.log).isEmpty, "libpipewire's own lines in icared's log:\n\(rig.service.log)")
+    }
+
+    /// Lines libpipewire's own logger wrote (`[W][…] pw.context …`, `[E] pw.core …`).
+    static func libPipeWireLines(_ log: String) -> [Substring] {
+        log.split(separator: "\n").filter { $0.contains(" pw.") || $0.contains(" spa.") || $0.contains(" mod.") || $0.hasPrefix("[") }
+    }
+
+    @Test func libpipewiresOwnLogStaysOutUnlessAskedFor() throws {
+        // By default: a stream comes and goes, and icared's output has only iCare's own lines.
+        let rig = try Rig()
+        defer { rig.stop() }
+        let mic = try rig.pipeWire.stream(["pw-record", "-P", "{ application.name = Meeting }", rig.folder + "/one.wav"])
+        try rig.expectBusy("b true microphone Meeting", "recording")
+        Subprocess.kill9(mic)
+        try rig.expectBusy("b false  ", "stopped")
+        #expect(Self.libPipeWireLines(rig.service.log).isEmpty, "libpipewire's own lines in icared's log:\n\(rig.service.log)")
+
+        // Asked for (PIPEWIRE_DEBUG, as for any PipeWire client): libpipewire says what it does.
+        let asked = try Rig(environment: ["PIPEWIRE_DEBUG": "4"])
+        defer { asked.stop() }
+        try asked.expectBusy("b false  ", "started")
+        #expect(waitUntil(timeout: 5) { !Self.libPipeWireLines(asked.service.log).isEmpty }, "log:\n\(asked.service.log)")
     }
 
     @Test func withoutPipeWireTheRestWorksAndItIsSaidOnce() throws {

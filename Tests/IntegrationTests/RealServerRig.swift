@@ -48,12 +48,21 @@ final class RealServerRig: @unchecked Sendable {
     let server: RealServer
     let service: ServiceHarness
     let work: URL
+    /// iCare as the package installs it, when the rig runs that (its icon in the theme).
+    let installed: InstalledICare?
     private(set) var display = ""
     private var groups: [Process] = []
 
-    init(_ server: RealServer, config: String) throws {
+    /// `installed`: run iCare installed into a temporary prefix, whose `share`
+    /// leads the session's `XDG_DATA_DIRS`, rather than from the build tree.
+    init(_ server: RealServer, config: String, installed: Bool = false) throws {
         self.server = server
-        service = try ServiceHarness(config: config, start: false)
+        let install = installed ? try InstalledICare() : nil
+        self.installed = install
+        do {
+            service = try ServiceHarness(config: config, environment: install.map { ["XDG_DATA_DIRS": $0.dataDirs] } ?? [:], start: false)
+        } catch { install?.remove(); throw error }
+        service.program = install?.icared
         work = service.home.appendingPathComponent("desktop")
         do {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -218,6 +227,7 @@ final class RealServerRig: @unchecked Sendable {
         }
         groups.removeAll()
         service.stop()
+        installed?.remove()
     }
 
     deinit { stop() }

@@ -80,7 +80,9 @@ import LoopSupport
         #expect(try Self.item(rig, "Id") as? String == "icare")
         #expect(try Self.item(rig, "Category") as? String == "ApplicationStatus")
         #expect(try Self.item(rig, "Menu") as? String == "/StatusNotifierItem/Menu")
-        #expect(try Self.item(rig, "IconName") as? String == "org.icare.Reminder")
+        // No theme icon while the ring is drawn: hosts would draw the installed eye instead of IconPixmap.
+        #expect(try Self.item(rig, "IconName") as? String == "")
+        #expect(try Self.item(rig, "AttentionIconName") as? String == "")
         #expect(try Self.item(rig, "XAyatanaLabel") as? String == "20 min")
         let tip = try Self.item(rig, "ToolTip") as? [Any]
         #expect((tip?[3] as? String)?.hasPrefix("Next break at ") == true, "\(String(describing: tip))")
@@ -139,11 +141,11 @@ import LoopSupport
                                              "--match=type='signal',interface='com.canonical.dbusmenu'"]) {
             try rig.service.busctl(["emit", "/probe", "org.kde.StatusNotifierItem", "Probe"])
         }
-        // Pause until resumed (7): the engine pauses, the icon and tooltip change, the menu is new.
+        // Pause until resumed (7): the engine pauses, the icon and tooltip change, the menu items with them.
         try Self.click(rig, 7)
         #expect(try rig.service.string("State") == "paused")
         #expect(waitUntil(timeout: 5) {
-            !monitor.signals("NewIcon").isEmpty && !monitor.signals("NewToolTip").isEmpty && !monitor.signals("LayoutUpdated").isEmpty
+            !monitor.signals("NewIcon").isEmpty && !monitor.signals("NewToolTip").isEmpty && !monitor.signals("ItemsPropertiesUpdated").isEmpty
         })
         let tip = try Self.item(rig, "ToolTip") as? [Any]
         #expect(tip?[3] as? String == "Paused")
@@ -195,8 +197,8 @@ import LoopSupport
         #expect(config.contains("StatusItem = false"), "\(config)")
     }
 
-    static func pixel(_ rig: DndBusRig, x: Int, y: Int) throws -> [Int] {
-        let pixmaps = try #require(Self.item(rig, "IconPixmap") as? [[Any]])
+    static func pixel(_ rig: DndBusRig, x: Int, y: Int, of property: String = "IconPixmap") throws -> [Int] {
+        let pixmaps = try #require(Self.item(rig, property) as? [[Any]])
         let bytes = try #require(pixmaps.last?[2] as? [Int])
         let i = (y * 48 + x) * 4
         return Array(bytes[i..<i + 4])
@@ -220,6 +222,10 @@ import LoopSupport
         // The full orange ring with a dot in the middle.
         #expect(try Self.pixel(rig, x: 44, y: 14) == [0xFF, 0xE6, 0x61, 0x00])
         #expect(try Self.pixel(rig, x: 24, y: 24) == [0xFF, 0xE6, 0x61, 0x00])
+        // Hosts draw the attention icon while the item needs attention (GNOME's AppIndicator only that one): the same ring.
+        #expect(try Self.pixel(rig, x: 24, y: 24, of: "AttentionIconPixmap") == [0xFF, 0xE6, 0x61, 0x00])
+        #expect(try Self.item(rig, "AttentionIconName") as? String == "")
+        #expect(waitUntil(timeout: 5) { !monitor.signals("NewAttentionIcon").isEmpty })
         #expect(waitUntil(timeout: 5) { monitor.signals("NewStatus").contains { msg in
             ((msg["payload"] as? [String: Any])?["data"] as? [Any])?.first as? String == "NeedsAttention" } })
 

@@ -2,19 +2,24 @@ import Foundation
 import TestSupport
 
 /// A headless sway with a virtual pointer, waybar with only its `tray` on
-/// top (30 px high, black), and a not yet started icared on its private bus.
+/// top (30 px high, black), and a not yet started icared on its private bus:
+/// iCare installed into a temporary prefix as the package installs it (its
+/// icon in the theme waybar reads through `XDG_DATA_DIRS`).
 final class WaybarBar: @unchecked Sendable {
     let sway: HeadlessSway, service: ServiceHarness, pointer: VirtualPointer, waybar: Process
+    let installed: InstalledICare
     let env: [String: String]
     private let shot: String, logFile: String
 
     init() throws {
-        sway = try HeadlessSway()
+        installed = try InstalledICare()
+        do { sway = try HeadlessSway() } catch { installed.remove(); throw error }
         do {
             // The pointer device first: the seat has the pointer capability when waybar maps its bar.
             pointer = try VirtualPointer(socket: sway.socket)
-            service = try ServiceHarness(start: false)
-        } catch { sway.stop(); throw error }
+            service = try ServiceHarness(environment: ["XDG_DATA_DIRS": installed.dataDirs], start: false)
+        } catch { sway.stop(); installed.remove(); throw error }
+        service.program = installed.icared
         let dir = service.home.appendingPathComponent("waybar")
         shot = dir.appendingPathComponent("shot.ppm").path
         logFile = dir.appendingPathComponent("waybar.log").path
@@ -30,7 +35,7 @@ final class WaybarBar: @unchecked Sendable {
             // Its log to a file (through sh's exec: waybar itself is the child killed at `stop`).
             waybar = try Subprocess.start(["/bin/sh", "-c", #"exec waybar -c "$0" -s "$1" 2>"$2""#, config, style, logFile],
                                           environment: env)
-        } catch { pointer.stop(); service.stop(); sway.stop(); throw error }
+        } catch { pointer.stop(); service.stop(); sway.stop(); installed.remove(); throw error }
     }
 
     /// waybar's log so far, and the end of sway's (the seat's devices).
@@ -111,6 +116,7 @@ final class WaybarBar: @unchecked Sendable {
         pointer.stop()
         service.stop()
         sway.stop()
+        installed.remove()
     }
 }
 

@@ -6,12 +6,15 @@ import TestSupport
 /// xfconfd, the accessibility bus and xfce4-notifyd as an XFCE session has
 /// them, the real icared on the same private bus, and a real pointer
 /// (xdotool). The ring is found on the screen by its colour and clicked
-/// where it is drawn.
+/// where it is drawn. iCare runs installed into a temporary prefix, its
+/// icon in the theme the panel reads (the prefix's `share` on its
+/// `XDG_DATA_DIRS`), as on a person's machine: the panel draws a theme icon
+/// named by `IconName` over the pixmaps.
 @Suite(.serialized) struct XfcePanelTests {
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], orange: [UInt8] = [0xE6, 0x61, 0x00]
 
     static func desktop() throws -> RealServerRig {
-        let rig = try RealServerRig(.xfce4Notifyd, config: "")
+        let rig = try RealServerRig(.xfce4Notifyd, config: "", installed: true)
         do { try rig.startPanel() } catch { rig.stop(); throw error }
         return rig
     }

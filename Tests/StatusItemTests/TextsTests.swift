@@ -21,6 +21,21 @@ import Testing
         #expect(tip(ReminderStatus(state: .inactive, nextBreak: 1)) == "Outside active hours · next break at 14:20")
     }
 
+    @Test func theAccessibleDescriptionSaysWhatTheRingShows() {
+        func words(_ s: ReminderStatus, _ look: RingLook, _ seconds: Int64?) -> String {
+            StatusItemTexts.accessibleDescription(s, RingFace(look: look, fraction: 0.5, secondsLeft: seconds, nextStep: nil), clock: Self.clock)
+        }
+        #expect(words(ReminderStatus(state: .waiting, nextBreak: 1), .waiting, 661) == "Next break in 12 minutes")
+        #expect(words(ReminderStatus(state: .waiting, nextBreak: 1), .waiting, 30) == "Next break in 1 minute")
+        #expect(words(ReminderStatus(state: .snoozed, nextBreak: 1), .snoozed, 300) == "Snoozed: next break in 5 minutes")
+        #expect(words(ReminderStatus(state: .due), .due, nil) == "Break due")
+        #expect(words(ReminderStatus(state: .break, breakEnds: 1), .break, 17) == "Break: 17 seconds left")
+        #expect(words(ReminderStatus(state: .break, breakEnds: 1), .break, 1) == "Break: 1 second left")
+        #expect(words(ReminderStatus(state: .paused, pauseReason: .user, pausedUntil: 1), .paused, nil) == "Paused until 14:20")
+        #expect(words(ReminderStatus(state: .paused, pauseReason: .dnd), .paused, nil) == "Paused — do not disturb")
+        #expect(words(ReminderStatus(state: .inactive), .inactive, nil) == "Outside active hours")
+    }
+
     @Test func theLabelIsTheTimeLeft() {
         func label(_ look: RingLook, _ seconds: Int64?) -> String {
             StatusItemTexts.label(RingFace(look: look, fraction: 0.5, secondsLeft: seconds, nextStep: nil))

@@ -33,8 +33,8 @@ public final class ServiceHarness: @unchecked Sendable {
     public let extraEnvironment: [String: String]
     /// A program and its arguments that start icared (e.g. `setpriv …`); empty: icared itself.
     public var launcher: [String] = []
-    /// The icared to run (e.g. one installed with `make install`); nil: this build's.
-    public var executable: String?
+    /// The icared to run (e.g. `InstalledICare.icared`); nil: this build's.
+    public var program: String?
 
     /// The environment clients and the service share (in the neutral
     /// locale unless the test's `environment` names another).
@@ -76,7 +76,7 @@ public final class ServiceHarness: @unchecked Sendable {
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         logHandle.seekToEndOfFile()
         let p = Process()
-        let icared = try executable ?? Products.path("icared")
+        let icared = try program ?? Products.path("icared")
         p.executableURL = URL(fileURLWithPath: launcher.first ?? icared)
         p.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [icared] + arguments
         var env = ProcessInfo.processInfo.environment

@@ -3,7 +3,7 @@ import ICareFiles
 import SystemdKit
 
 /// What a read of the dconf database gave.
-enum DconfReading {
+public enum DconfReading {
     /// The database, parsed.
     case database(GVDBFile)
     /// No file yet: every key has its default.
@@ -19,9 +19,13 @@ enum DconfReading {
 /// - while no dconf service is on the bus (it is D-Bus activated and often
 ///   not running), when inotify sees the file replaced in its folder.
 /// Several triggers in one loop iteration make one read.
-final class DconfDatabase {
-    let path: String
-    private let context: WatcherContext
+/// One database serves every feature that reads a GSettings key (do-not-disturb,
+/// GNOME's break reminders, …): each adds its prefix; a reader added after
+/// `start` is subscribed at once and gets a read of its own.
+public final class DconfDatabase {
+    public let path: String
+    private let connection: Connection
+    private let problems: ProblemLog
     private let loop: EventLoop
     private let log: Log
     private var listeners: [(prefix: String, read: (DconfReading) -> Void)] = []
@@ -33,35 +37,55 @@ final class DconfDatabase {
     static let service = BusName("ca.desrt.dconf")
     static let writerPath = "/ca/desrt/dconf/Writer/user"
     static let writerInterface = "ca.desrt.dconf.Writer"
-    /// Used in problem log lines: the file and the service are shared by three providers.
+    /// Used in problem log lines: the file and the service are shared by every reader.
     static let problemName = "dconf"
 
-    init(path: String, context: WatcherContext, loop: EventLoop, log: Log) {
+    /// Wraps each read's round of listeners; the owner of several related
+    /// readers sets it to take their results as one change.
+    public var batch: (() -> Void) -> Void = { $0() }
+    private var started = false
+
+    /// `path` is the GVDB file (`XDGPaths.dconfDatabase`); problems are logged once each, as `dconf`.
+    public init(path: String, connection: Connection, loop: EventLoop, log: Log, problems: ProblemLog) {
         self.path = path
-        self.context = context
+        self.connection = connection
         self.loop = loop
         self.log = log
+        self.problems = problems
     }
 
     /// Registers a reader for keys under `prefix` (a dconf dir such as `/org/gnome/desktop/notifications/`).
-    func add(prefix: String, _ read: @escaping (DconfReading) -> Void) {
+    public func add(prefix: String, _ read: @escaping (DconfReading) -> Void) {
         listeners.append((prefix, read))
+        guard started else { return }
+        notifications.append(subscribe(prefix))
+        scheduleRead()
+    }
+
+    /// Follows one key: `changed` runs with its value after every read of its
+    /// dir, nil when unset or when the database is missing or unreadable.
+    public func follow(prefix: String, name: String, _ changed: @escaping (GVariantValue?) -> Void) {
+        add(prefix: prefix) { reading in
+            if case .database(let file) = reading { changed(file.value(at: prefix + name)) } else { changed(nil) }
+        }
     }
 
     /// Subscribes to `Notify` and follows the service; the first answer about
-    /// the service's owner leads to the first read.
-    func start() {
-        notifications = listeners.map { listener in
-            context.connection.subscribe(MatchRule(sender: Self.service.rawValue, path: Self.writerPath, interface: Self.writerInterface,
-                                                   member: "Notify", arg0path: listener.prefix)) { [weak self] in
-                self?.notified($0)
-            }
-        }
-        service = context.connection.watchName(Self.service) { [weak self] owner in self?.serviceChanged(owner) }
+    /// the service's owner leads to the first read. Later calls do nothing.
+    public func start() {
+        guard !started else { return }
+        started = true
+        notifications = listeners.map { subscribe($0.prefix) }
+        service = connection.watchName(Self.service) { [weak self] owner in self?.serviceChanged(owner) }
+    }
+
+    private func subscribe(_ prefix: String) -> SignalSubscription {
+        connection.subscribe(MatchRule(sender: Self.service.rawValue, path: Self.writerPath, interface: Self.writerInterface,
+                                       member: "Notify", arg0path: prefix)) { [weak self] in self?.notified($0) }
     }
 
     /// Whether the fallback inotify watch is on (tests read this).
-    var usesFolderWatch: Bool { folderWatch != nil }
+    public var usesFolderWatch: Bool { folderWatch != nil }
 
     private func serviceChanged(_ owner: String?) {
         if owner == nil {
@@ -79,9 +103,9 @@ final class DconfDatabase {
         do {
             try watch.start()
             folderWatch = watch
-            log.debug("Do-not-disturb: no dconf service on the bus; watching \(path) with inotify.")
+            log.debug("dconf: no dconf service on the bus; watching \(path) with inotify.")
         } catch {
-            context.problems.report(Self.problemName, .watch, "cannot watch \(path) with inotify (\(error))",
+            problems.report(Self.problemName, .watch, "cannot watch \(path) with inotify (\(error))",
                                       consequence: "changes made while no dconf service runs are not seen")
         }
     }
@@ -89,7 +113,7 @@ final class DconfDatabase {
     private func notified(_ message: Message) {
         // Notify carries no state (the file does), so a malformed one is only noted.
         guard message.signature == "sass" else {
-            context.problems.report(Self.problemName, .signal, "Notify came with \(message.signatureForLog) instead of 'sass'",
+            problems.report(Self.problemName, .signal, "Notify came with \(message.signatureForLog) instead of 'sass'",
                                       consequence: "ignoring it (the state is read from the database file)")
             return
         }
@@ -106,7 +130,7 @@ final class DconfDatabase {
     }
 
     /// Reads the file once and hands the result to every listener.
-    func read() {
+    public func read() {
         let reading: DconfReading
         do {
             reading = .database(try GVDBFile(path: path))
@@ -114,10 +138,10 @@ final class DconfDatabase {
             if case .file(let fileError) = error, fileError.isNotFound {
                 reading = .missing
             } else {
-                context.problems.report(Self.problemName, .file, "cannot read the dconf database: \(error)")
+                problems.report(Self.problemName, .file, "cannot read the dconf database: \(error)")
                 reading = .unreadable
             }
         }
-        context.batch { for listener in listeners { listener.read(reading) } }
+        batch { for listener in listeners { listener.read(reading) } }
     }
 }

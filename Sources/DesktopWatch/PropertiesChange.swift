@@ -7,7 +7,7 @@ public struct PropertiesChange {
     public let invalidated: [String]
 
     /// The expected body signature.
-    static let signature = "sa{sv}as"
+    public static let signature = "sa{sv}as"
 
     /// Decodes `message`; nil when its body is not `sa{sv}as`.
     public init?(_ message: Message) {
