@@ -28,7 +28,7 @@ measure() {
   done
   wait "$test" && result=passed || result=FAILED
   end=$(date +%s.%N)
-  tests=$(grep -c '^✔ Test .* passed' "$log" || true)
+  tests=$(grep -c '^✔ Test [A-Za-z]*() passed' "$log" || true)
   printf '| %s | %s | %d | %.0f s | %d MB | %.0f s |\n' "$filter" "$result" "$tests" "$(awk "BEGIN {print $end - $start}")" \
     $((peak / 1024)) "$(awk "BEGIN {print $cpu / $(getconf CLK_TCK)}")"
   rm -f "$log"
