@@ -79,9 +79,16 @@ final class GnomeDesktop: @unchecked Sendable {
     /// the computer. (Idle for a break's length, icared counts it as a break taken away from the screen, and
     /// GNOME hides banners only after user activity.)
     func waitForState(_ state: String, timeout: TimeInterval = 20) throws {
+        // A small motion every 2 s, and none once the state is reached: a banner that shows then stays
+        // until the next input (GNOME hides it only after activity while it was shown).
+        var lastMotion = Date.distantPast
         let reached = try waitUntil(timeout: timeout, interval: 0.2) {
-            try shell.pointer().wiggle()
-            return try service.string("State") == state
+            if try service.string("State") == state { return true }
+            if Date().timeIntervalSince(lastMotion) > 2 {
+                try shell.pointer().wiggle()
+                lastMotion = Date()
+            }
+            return false
         }
         guard reached else { throw HarnessError("icared stayed \(try service.string("State")), not \(state)\nicared:\n\(service.log)") }
     }
