@@ -184,6 +184,9 @@ let package = Package(
         // iCare as installed, on a real headless KDE Plasma 5.27 (X11 and Wayland): not part of IntegrationTests,
         // whose tests CI repeats under sanitizers.
         .testTarget(name: "PlasmaTests", dependencies: ["TestSupport"]),
+        // iCare as installed on a real headless GNOME Shell 43 with the AppIndicator extension (not in
+        // IntegrationTests: the sanitizer runs repeat those; this suite runs once, in the plain `swift test`).
+        .testTarget(name: "GnomeShellTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

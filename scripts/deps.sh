@@ -67,6 +67,7 @@ test_packages="
   valgrind binutils
   plasma-workspace plasma-desktop kwin-x11 breeze
   kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
+  gnome-shell gnome-shell-extension-appindicator gjs
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -100,6 +101,10 @@ test_packages="
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
 #   zsh fish                                  the completion scripts, run in the real shells
+#   gnome-shell gnome-shell-extension-appindicator gjs
+#                                             a real headless GNOME Shell 43 with its AppIndicator
+#                                             extension (GnomeShellTests); gjs runs the shell's
+#                                             notification proxy, without it nothing owns the name
 #   pipewire pipewire-bin wireplumber         a real PipeWire daemon and session manager, headless,
 #                                             and pw-record/pw-cli for the busy tests (PipeWireBusyTests)
 #   gstreamer1.0-tools gstreamer1.0-pipewire  an app watching a video source (gst-launch-1.0 pipewiresrc):

@@ -63,9 +63,9 @@ struct NotificationContent: Equatable {
                                    actions: profile.actions ? ["end", Texts.endBreakLabel] : [], hints: hints, timeout: 0)
     }
 
-    /// The brief "break complete".
-    static func complete(_ settings: Settings, _ icon: NotificationIcon, clock: String?) -> NotificationContent {
-        let hints = common(icon) + [("urgency", .byte(0)), ("transient", .bool(true)), sound(Texts.completeSound, settings)]
+    /// The brief "break complete": low urgency, except where a low one is never seen (`completeUrgency`).
+    static func complete(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon, clock: String?) -> NotificationContent {
+        let hints = common(icon) + [("urgency", .byte(profile.completeUrgency)), ("transient", .bool(true)), sound(Texts.completeSound, settings)]
         return NotificationContent(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: clock), actions: [],
                                    hints: hints, timeout: completeTimeout)
     }

@@ -10,7 +10,7 @@
 /// | dunst 1.9 (`dunst`) | run under Xvfb | lists every action, `default` too, in its context menu (`default` with an empty label as an empty line); `do_action` on a click opens that menu when there is no `default`; draws `value` as a bar under the text |
 /// | mako 1.7 (`mako`) | run under headless sway | draws no buttons: a left click invokes `default` (mako(5), on-button-left), the others come from `makoctl invoke`/`menu`; `value` is a bar behind the text |
 /// | swaync 0.7.3 (`SwayNotificationCenter`) | run under headless sway | `default` is the body click and never a button, but only with a label: with an empty one it is dropped and a body click just closes (reason 2); closes the bubble itself after any action |
-/// | GNOME Shell (`gnome-shell`) | its source (notificationDaemon.js) | `default` is the body click and never a button; at most three buttons; no `value` |
+/// | GNOME Shell 43.9 (`gnome-shell`) | run headless (Tests/GnomeShellTests) | `default` is the body click and never a button; at most three buttons, drawn only while the pointer is over the banner; no `value`; a low-urgency notification never shows as a banner of its own, so "break complete" goes out with normal urgency (still transient) |
 /// | Plasma (`Plasma`) | its source (libnotificationmanager) | `default` is the body click and never a button; `value` is not read |
 ///
 /// Unknown servers get what is right on all of these: no `default`, no
@@ -32,6 +32,8 @@ struct NotificationProfile: Equatable, Sendable {
     /// Take a notification away by replacing it with one that expires at once
     /// (`CloseNotification` strands the bubble on this server).
     let closesByExpiring: Bool
+    /// The urgency of "break complete": low (0), or normal (1) where a low one never shows as a banner (GNOME Shell).
+    let completeUrgency: UInt8
 
     /// The profile for a server; `name` is `GetServerInformation`'s first field ("" when it did not answer).
     init(name: String, capabilities: Set<String>) {
@@ -45,6 +47,7 @@ struct NotificationProfile: Equatable, Sendable {
         labelledDefault = family == .swaync
         progressHint = family == .dunst
         closesByExpiring = family == .notificationDaemon
+        completeUrgency = family == .gnomeShell ? 1 : 0
     }
 
     static func family(_ name: String) -> Family {

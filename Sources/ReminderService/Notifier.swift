@@ -197,7 +197,7 @@ final class Notifier {
             }
         case .complete:
             stopTicker()
-            if shown != wanted { send(NotificationContent.complete(settings, icon, clock: completeClock), view: wanted) }
+            if shown != wanted { send(NotificationContent.complete(profile, settings, icon, clock: completeClock), view: wanted) }
         case .status(let summary, let body):
             stopTicker()
             if shown != wanted { send(NotificationContent.status(summary: summary, body: body, icon), view: wanted) }

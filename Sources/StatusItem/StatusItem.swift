@@ -6,8 +6,17 @@ import ReminderCore
 /// iCare's StatusNotifierItem: shown while a watcher owns
 /// `org.kde.StatusNotifierWatcher` and the item is enabled, registered
 /// again whenever the watcher's owner changes, and gone (no object, no
-/// name, no timer) otherwise. Fed by the daemon with the engine's status,
+/// connection, no timer) otherwise. Fed by the daemon with the engine's status,
 /// like the notifier; clicks come back as `MenuAction`s.
+///
+/// The item lives on a bus connection of its own and registers by its object
+/// path, as libappindicator's items do: no well-known name. Watchers then know
+/// it by that connection's unique name, which never changes owner, and drop it
+/// when the connection closes (`hide`). GNOME's AppIndicator extension watches
+/// a well-known name an item registers with, and when that watch answers after
+/// the item's properties arrived it forgets `Id` and `Menu`, fails to read them
+/// again and drops the item: about one start in three (docs/desktop-facts.md,
+/// "GNOME Shell 43, run here").
 public final class StatusItem {
     static let itemPath = ObjectPath("/StatusNotifierItem")
     static let menuPath = ObjectPath("/StatusNotifierItem/Menu")
@@ -21,12 +30,13 @@ public final class StatusItem {
     /// rendered before the item is exported, so the name is a fallback only.
     var iconName: String { pixmapsEmpty ? StatusItem.iconName : "" }
 
+    /// The daemon's connection: it follows the watcher's name.
     let bus: Connection
+    /// The item's own connection while it is shown.
+    private var itemBus: Connection?
     let loop: EventLoop
     let log: Log
     let clock: (Timestamp) -> String
-    /// The item's own bus name; releasing it is how a watcher learns the item is gone.
-    let itemName: BusName
     /// A click that should change the engine or a setting.
     public var onAction: ((MenuAction) -> Void)?
     /// A left click when no break is due: show the status (a title and today's tally) briefly, as a notification.
@@ -54,7 +64,6 @@ public final class StatusItem {
         self.loop = loop
         self.log = log
         self.clock = clock
-        itemName = BusName("org.kde.StatusNotifierItem-\(getpid())-1")
     }
 
     /// Starts following the watcher's name.
@@ -102,6 +111,14 @@ public final class StatusItem {
     }
 
     private func show() {
+        let itemBus: Connection
+        do {
+            itemBus = try Connection(bus: .session, loop: loop)
+        } catch {
+            log.warning("Could not connect the status item to the session bus: \(error)")
+            return
+        }
+        self.itemBus = itemBus
         let menu = StatusMenu(status: status, settings: settings, clock: clock)
         menu.onAction = { [unowned self] action in self.onAction?(action) }
         menu.onActivate = { [unowned self] in self.activate() }
@@ -112,13 +129,8 @@ public final class StatusItem {
         itemObject = item
         shown = true
         refresh(announce: false)
-        bus.export(item)
-        bus.export(menuObject)
-        do {
-            _ = try bus.requestName(itemName)
-        } catch {
-            log.warning("Could not own \(itemName) for the status item: \(error)")
-        }
+        itemBus.export(item)
+        itemBus.export(menuObject)
         register()
     }
 
@@ -126,20 +138,21 @@ public final class StatusItem {
         shown = false
         stepTimer?.cancel()
         stepTimer = nil
-        bus.unexport(StatusItem.itemPath)
-        bus.unexport(StatusItem.menuPath)
+        itemBus?.unexport(StatusItem.itemPath)
+        itemBus?.unexport(StatusItem.menuPath)
         itemObject = nil
         menu = nil
-        guard bus.isConnected else { return }
-        do { try bus.releaseName(itemName) } catch { log.warning("Could not release \(itemName): \(error)") }
+        // Closing the connection is how every watcher learns the item is gone.
+        itemBus?.close()
+        itemBus = nil
     }
 
     private func register() {
-        guard let owner = watcherOwner else { return }
+        guard let owner = watcherOwner, let itemBus else { return }
         let call = Message.methodCall(destination: BusName(owner), path: ObjectPath("/StatusNotifierWatcher"),
                                       interface: InterfaceName("org.kde.StatusNotifierWatcher"),
-                                      member: MemberName("RegisterStatusNotifierItem"), arguments: [.string(itemName.rawValue)])
-        bus.call(call, timeoutMs: 5_000) { [weak self] result in
+                                      member: MemberName("RegisterStatusNotifierItem"), arguments: [.string(StatusItem.itemPath.rawValue)])
+        itemBus.call(call, timeoutMs: 5_000) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success: self.log.info("The status item is in the panel (registered with \(owner)).")

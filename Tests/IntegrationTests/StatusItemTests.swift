@@ -7,10 +7,10 @@ import LoopSupport
 /// The real icared's status item against a watcher of the exact spec shape
 /// (`FakeWatcher`), read and clicked with busctl like a panel would.
 @Suite(.serialized) struct StatusItemTests {
-    /// The item's bus name for the running icared.
+    /// The item's bus name for the running icared: the unique name of the connection it lives on.
     static func itemName(_ rig: DndBusRig) throws -> String {
-        guard let pid = rig.service.process?.processIdentifier else { throw HarnessError("icared is not running") }
-        return "org.kde.StatusNotifierItem-\(pid)-1"
+        guard let name = try rig.service.statusItemOwner() else { throw HarnessError("icared shows no status item") }
+        return name
     }
 
     static func hasOwner(_ rig: DndBusRig, _ name: String) throws -> Bool {
@@ -40,27 +40,31 @@ import LoopSupport
     @Test func registersWithTheWatcherAndAgainAfterItRestarts() throws {
         let rig = try DndBusRig()
         try rig.service.start()
-        let name = try Self.itemName(rig)
-        // No watcher: nothing exported, no name owned.
+        // No watcher: nothing exported, no connection for the item.
         Thread.sleep(forTimeInterval: 0.3)
-        #expect(try !Self.hasOwner(rig, name))
+        #expect(try rig.service.statusItemOwner() == nil)
         let introspect = try rig.service.busctl(["introspect", "org.icare.Reminder", "/StatusNotifierItem"])
         #expect(introspect.status != 0, "no object without a watcher: \(introspect)")
 
         let watcher = FakeWatcher()
         try rig.appear(watcher)
-        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
-        #expect(try Self.hasOwner(rig, name))
+        // Registered by its path: the watcher knows it by its connection's unique name.
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+        let name = try Self.itemName(rig)
+        #expect(try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"])
 
-        // The watcher restarts: it forgets the item, icared registers it again.
+        // The watcher restarts: it forgets the item, icared shows it again (on a new connection) and registers it.
         try rig.sync { watcher.vanish() }
+        #expect(try waitUntil(timeout: 5) { try !Self.hasOwner(rig, name) })
         try rig.appear(watcher)
-        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
-        #expect(try rig.sync { watcher.calls } == [name, name])
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+        let again = try Self.itemName(rig)
+        #expect(try Self.registered(rig, watcher) == [again + "/StatusNotifierItem"])
+        #expect(try rig.sync { watcher.calls } == ["/StatusNotifierItem", "/StatusNotifierItem"])
 
         // The watcher goes for good: icared takes the item away.
         try rig.sync { watcher.vanish() }
-        #expect(try waitUntil(timeout: 5) { try !Self.hasOwner(rig, name) })
+        #expect(try waitUntil(timeout: 5) { try !Self.hasOwner(rig, again) })
         #expect(try rig.service.busctl(["introspect", "org.icare.Reminder", "/StatusNotifierItem"]).status != 0)
     }
 
@@ -173,16 +177,17 @@ import LoopSupport
         let watcher = FakeWatcher()
         try rig.appear(watcher)
         try rig.service.start()
-        let name = try Self.itemName(rig)
         #expect(try rig.service.property("StatusItem") == "b false")
         Thread.sleep(forTimeInterval: 0.3)
-        #expect(try Self.registered(rig, watcher).isEmpty && !Self.hasOwner(rig, name))
+        #expect(try Self.registered(rig, watcher).isEmpty && rig.service.statusItemOwner() == nil)
 
         // On: registered at once.
         #expect(try rig.service.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder",
                                         "StatusItem", "b", "true"]).status == 0)
-        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"] })
-        // Off again: the name goes, so the watcher drops the item; the file keeps the choice.
+        #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).count == 1 })
+        let name = try Self.itemName(rig)
+        #expect(try Self.registered(rig, watcher) == [name + "/StatusNotifierItem"])
+        // Off again: the item's connection closes, so the watcher drops the item; the file keeps the choice.
         #expect(try rig.service.busctl(["set-property", "org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder",
                                         "StatusItem", "b", "false"]).status == 0)
         #expect(try waitUntil(timeout: 5) { try Self.registered(rig, watcher).isEmpty })

@@ -50,8 +50,10 @@ final class WaybarBar: @unchecked Sendable {
             try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                 "NameHasOwner", "s", "org.kde.StatusNotifierWatcher"]).stdout.contains("true")
         }) else { throw HarnessError("waybar's tray took no watcher name") }
-        guard let pid = service.process?.processIdentifier else { throw HarnessError("icared is not running") }
-        let name = "org.kde.StatusNotifierItem-\(pid)-1"
+        var name = ""
+        guard try waitUntil(timeout: 10, interval: 0.1, { name = try service.statusItemOwner() ?? ""; return !name.isEmpty }) else {
+            throw HarnessError("icared shows no status item")
+        }
         guard try waitUntil(timeout: 10, interval: 0.1, {
             try service.busctl(["get-property", "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
                                 "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems"])

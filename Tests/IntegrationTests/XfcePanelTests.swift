@@ -19,14 +19,16 @@ import TestSupport
         return rig
     }
 
+    /// The item's bus name: the unique name of the connection it lives on.
     static func itemName(_ rig: RealServerRig) throws -> String {
-        guard let pid = rig.service.process?.processIdentifier else { throw HarnessError("icared is not running") }
-        return "org.kde.StatusNotifierItem-\(pid)-1"
+        guard let name = try rig.service.statusItemOwner() else { throw HarnessError("icared shows no status item") }
+        return name
     }
 
     /// Waits (bounded) until the panel's watcher lists the running icared's item.
     static func registered(_ rig: RealServerRig) throws -> Bool {
-        let name = try itemName(rig)
+        var name = ""
+        guard try waitUntil(timeout: 10, interval: 0.1, { name = try rig.service.statusItemOwner() ?? ""; return !name.isEmpty }) else { return false }
         return try waitUntil(timeout: 10, interval: 0.1) {
             try rig.service.busctl(["get-property", "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
                                     "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems"])

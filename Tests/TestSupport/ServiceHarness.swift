@@ -54,12 +54,14 @@ public final class ServiceHarness: @unchecked Sendable {
     public var stateDirectory: String { home.appendingPathComponent("state/icare").path }
 
     /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
-    public init(config: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil, start: Bool = true) throws {
+    /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`.
+    public init(config: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil, start: Bool = true,
+                home: URL? = nil) throws {
         self.bus = try bus ?? PrivateBus()
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("icare-home-\(UUID().uuidString)")
+        self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("icare-home-\(UUID().uuidString)")
         extraEnvironment = environment
-        logPath = home.appendingPathComponent("icared.log").path
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        logPath = self.home.appendingPathComponent("icared.log").path
+        try FileManager.default.createDirectory(at: self.home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         if let config {
             try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
             try config.write(toFile: configDirectory + "/config", atomically: true, encoding: .utf8)
@@ -97,6 +99,22 @@ public final class ServiceHarness: @unchecked Sendable {
     public func nameHasOwner() throws -> Bool {
         let r = try busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", "org.icare.Reminder"])
         return r.stdout == "b true\n"
+    }
+
+    /// The unique name of icared's connection that serves the status item
+    /// (`/StatusNotifierItem`), or nil when it shows none. The item lives on a
+    /// connection of its own and owns no well-known name (Sources/StatusItem).
+    public func statusItemOwner() throws -> String? {
+        guard let pid = process?.processIdentifier else { throw HarnessError("icared is not running") }
+        let list = try busctl(["list", "--json=short", "--no-pager"])
+        guard list.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] else {
+            throw HarnessError("busctl list: \(list)")
+        }
+        let mine = rows.filter { ($0["pid"] as? NSNumber)?.int32Value == pid }.compactMap { $0["name"] as? String }
+            .filter { $0.hasPrefix(":") }
+        return try mine.first { name in
+            try busctl(["introspect", "--xml-interface", name, "/StatusNotifierItem"]).stdout.contains("org.kde.StatusNotifierItem")
+        }
     }
 
     /// Runs `busctl --user ARGS` against this bus.

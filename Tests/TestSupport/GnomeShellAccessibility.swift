@@ -1,0 +1,98 @@
+import Foundation
+
+/// What GNOME Shell shows, read from its accessibility tree (AT-SPI, with
+/// `toolkit-accessibility` on before the shell starts) by a python3 client
+/// (gir1.2-atspi-2.0): every showing node with its role, name, place and
+/// state. St's buttons have no actions, so tests find things here and click
+/// them with the pointer (`GnomeShellHand`).
+public struct GnomeShellAccessibility: Sendable {
+    public struct Node: Sendable, CustomStringConvertible {
+        public let depth: Int, role: String, name: String, x: Int, y: Int, w: Int, h: Int
+        public let sensitive: Bool, checked: Bool
+        public var centre: (x: Int, y: Int) { (x + w / 2, y + h / 2) }
+        public var description: String { "\(role) '\(name)' \(x),\(y) \(w)x\(h)\(sensitive ? "" : " insensitive")\(checked ? " checked" : "")" }
+    }
+
+    /// A notification banner (or the message list's entry): its texts and its named buttons.
+    public struct Banner: Sendable, CustomStringConvertible {
+        public let box: Node
+        public let labels: [Node], buttons: [Node]
+        public var texts: [String] { labels.map(\.name) }
+        public var named: [String] { buttons.map(\.name).filter { !$0.isEmpty } }
+        public func button(_ name: String) -> Node? { buttons.first { $0.name == name } }
+        public var description: String { "banner \(texts) buttons \(named) at \(box.x),\(box.y) \(box.w)x\(box.h)" }
+    }
+
+    let environment: [String: String]
+
+    public init(environment: [String: String]) { self.environment = environment }
+
+    /// Every showing node of the shell, in tree order.
+    public func nodes() throws -> [Node] {
+        let r = try Subprocess.run(["/usr/bin/python3", "-c", Self.script], environment: environment, timeout: 30)
+        guard r.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] else {
+            throw HarnessError("reading the accessibility tree failed: \(r)")
+        }
+        func int(_ d: [String: Any], _ k: String) -> Int { (d[k] as? NSNumber)?.intValue ?? -1 }
+        return rows.map {
+            Node(depth: int($0, "d"), role: $0["role"] as? String ?? "", name: $0["name"] as? String ?? "",
+                 x: int($0, "x"), y: int($0, "y"), w: int($0, "w"), h: int($0, "h"),
+                 sensitive: ($0["sensitive"] as? Bool) ?? false, checked: ($0["checked"] as? Bool) ?? false)
+        }
+    }
+
+    /// The nodes below each node that `isRoot` picks (until the tree climbs back to its depth).
+    public static func subtrees(_ nodes: [Node], _ isRoot: (Node) -> Bool) -> [(root: Node, below: [Node])] {
+        var found: [(root: Node, below: [Node])] = []
+        var i = 0
+        while i < nodes.count {
+            guard isRoot(nodes[i]) else { i += 1; continue }
+            let root = nodes[i]
+            var j = i + 1
+            while j < nodes.count && nodes[j].depth > root.depth { j += 1 }
+            found.append((root, Array(nodes[(i + 1)..<j])))
+            i = j
+        }
+        return found
+    }
+
+    /// The notifications showing now.
+    public func banners() throws -> [Banner] {
+        Self.subtrees(try nodes()) { $0.role == "notification" }.map { root, below in
+            Banner(box: root, labels: below.filter { $0.role == "label" && !$0.name.isEmpty },
+                   buttons: below.filter { $0.role == "push button" })
+        }
+    }
+
+    static let script = #"""
+import json, sys
+import gi
+gi.require_version('Atspi', '2.0')
+from gi.repository import Atspi
+
+out = []
+def visit(a, depth):
+    try:
+        if a is None:
+            return
+        states = a.get_state_set()
+        if depth > 1 and not states.contains(Atspi.StateType.SHOWING):
+            return
+        e = a.get_extents(Atspi.CoordType.SCREEN)
+        out.append({'d': depth, 'role': a.get_role_name(), 'name': a.get_name() or '',
+                    'x': e.x, 'y': e.y, 'w': e.width, 'h': e.height,
+                    'sensitive': states.contains(Atspi.StateType.SENSITIVE),
+                    'checked': states.contains(Atspi.StateType.CHECKED)})
+        for i in range(a.get_child_count()):
+            visit(a.get_child_at_index(i), depth + 1)
+    except Exception:
+        pass  # a node that went while the tree was read: the caller reads again
+
+desktop = Atspi.get_desktop(0)
+for i in range(desktop.get_child_count()):
+    app = desktop.get_child_at_index(i)
+    if app is not None and app.get_name() == 'gnome-shell':
+        visit(app, 0)
+json.dump(out, sys.stdout)
+"""#
+}
