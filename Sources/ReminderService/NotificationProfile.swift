@@ -32,6 +32,8 @@ struct NotificationProfile: Equatable, Sendable {
     /// Take a notification away by replacing it with one that expires at once
     /// (`CloseNotification` strands the bubble on this server).
     let closesByExpiring: Bool
+    /// The server plays the `sound-name` hint (the `sound` capability; GNOME Shell): icared plays nothing itself.
+    let sound: Bool
 
     /// The profile for a server; `name` is `GetServerInformation`'s first field ("" when it did not answer).
     init(name: String, capabilities: Set<String>) {
@@ -45,6 +47,7 @@ struct NotificationProfile: Equatable, Sendable {
         labelledDefault = family == .swaync
         progressHint = family == .dunst
         closesByExpiring = family == .notificationDaemon
+        sound = capabilities.contains("sound")
     }
 
     static func family(_ name: String) -> Family {

@@ -39,6 +39,8 @@ final class Notifier {
     private let icon: NotificationIcon
     private let memo: NotificationMemo?
     var onAction: ((Action) -> Void)?
+    /// Runs when the server's profile becomes known or goes (who plays the sounds may change).
+    var onProfileChange: (() -> Void)?
 
     private var owner: String?
     /// How to draw on this server; nil until its `GetServerInformation` and `GetCapabilities` replies.
@@ -273,6 +275,7 @@ final class Notifier {
             }
             // What was on screen went with the server: the log shows it now.
             logInstead(wanted)
+            onProfileChange?()
             return
         }
         saidNoServer = false
@@ -285,6 +288,7 @@ final class Notifier {
                 let capabilities = Set(caps?.first?.strings ?? [])
                 let profile = NotificationProfile(name: name, capabilities: capabilities)
                 self.profile = profile
+                self.onProfileChange?()
                 self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
                 if let left, left.server == newOwner, self.id == 0 {
                     self.id = left.id
