@@ -10,9 +10,15 @@ extension Daemon {
     func startSounds() {
         let sounds = EventSounds(loop: loop, log: log)
         eventSounds = sounds
-        sounds.onChange = { [unowned self] in self.announcingChanges {} }
-        notifier?.onProfileChange = { [unowned self] in self.announcingChanges {} }
+        sounds.onChange = { [unowned self] in self.showSoundWay() }
+        notifier?.onProfileChange = { [unowned self] in self.showSoundWay() }
         if let dconf = dnd?.dconf { sounds.follow(dconf) }
+        let previousChange = changeHook
+        changeHook = { [unowned self] in
+            previousChange?()
+            self.showSoundWay()
+        }
+        showSoundWay()
         let previous = effectHook
         effectHook = { [unowned self] effect in
             previous?(effect)
@@ -25,11 +31,11 @@ extension Daemon {
     /// The notification server lists the `sound` capability and plays `sound-name` itself.
     var serverPlaysSound: Bool { notifier?.profile?.sound ?? false }
 
-    /// Who plays the sounds now (`SoundPlayedBy`).
-    var soundPlayedBy: String { soundWay.rawValue }
-
-    var soundWay: SoundWay {
-        eventSounds?.way(sound: engine.settings.sound, serverPlays: serverPlaysSound)
-            ?? (engine.settings.sound ? (serverPlaysSound ? .notificationServer : .icared) : .none)
+    /// Brings `SoundPlayedBy` up to date, announcing it when it changed (a setting, the server, the desktop's switch).
+    func showSoundWay() {
+        guard let eventSounds else { return }
+        let way = eventSounds.way(sound: engine.settings.sound, serverPlays: serverPlaysSound).rawValue
+        guard way != soundPlayedBy else { return }
+        announcingChanges { soundPlayedBy = way }
     }
 }

@@ -48,6 +48,8 @@ public final class Daemon {
     var eyeBreaks: DesktopEyeBreaks?
     var screenTime: ScreenTimeWatch?
     var eventSounds: EventSounds?
+    /// Who plays the sounds, as last announced (`SoundPlayedBy`; see Daemon+Sound).
+    var soundPlayedBy = SoundWay.icared.rawValue
     /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
     var desktopEyeBreaks = false
     var systemBus: SystemBusLink?
