@@ -20,9 +20,10 @@ import TestSupport
         let dconf: DndDconfRig?
 
         /// `capabilities`: the notification server's (nil: none runs); `dconf`: a real dconf service on the bus.
-        init(config: String = "", capabilities: String?, dconf: Bool = false, beforeStart: (Rig.Parts) throws -> Void = { _ in }) throws {
+        init(config: String = "", capabilities: String?, dconf: Bool = false, environment: [String: String] = [:],
+             beforeStart: (Rig.Parts) throws -> Void = { _ in }) throws {
             let rig = dconf ? try DndDconfRig() : nil
-            let service = try rig?.service ?? ServiceHarness(start: false)
+            let service = try rig?.service ?? ServiceHarness(environment: environment, start: false)
             self.service = service
             self.dconf = rig
             try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
@@ -215,5 +216,44 @@ import TestSupport
         let recorder = try SoundRecorder(pipeWire: rig.pipeWire)
         defer { recorder.stop() }
         #expect(waitUntil(timeout: 10) { !recorder.sounds.isEmpty }, "no bell after the server came back; log:\n\(s.log)")
+    }
+
+    @Test func aSoundServerThatHangsIsStoppedAfterFiveSecondsAndIcaredAnswersMeanwhile() throws {
+        let rig = try Rig(capabilities: "actions body")
+        defer { rig.stop() }
+        let s = rig.service
+        #expect(waitUntil(timeout: 10) { !rig.recorder.sounds.isEmpty }, "no bell; log:\n\(s.log)")
+        // The server stops answering (SIGSTOP) before the next sound: its connection hangs.
+        rig.pipeWire.freezePulse(true)
+        #expect(try s.call("StartBreak").status == 0)
+        #expect(waitUntil(timeout: 15) { !rig.signalTimes("BreakCompleted").isEmpty }, "log:\n\(s.log)")
+        // While the sound's process waits for the server, the service answers every call.
+        for _ in 0..<5 {
+            #expect(try s.string("State") == "waiting")
+            #expect(try s.call("GetHistory", "tt", "0", "0").status == 0)
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        #expect(waitUntil(timeout: 8) { s.log.contains("Sound: the sound server did not finish a sound within 5 s; it was stopped") },
+                "log:\n\(s.log)")
+        // Going on again, the server plays the next reminder's bell.
+        rig.pipeWire.freezePulse(false)
+        #expect(try s.call("Snooze", "u", "60").status == 0)
+        #expect(waitUntil(timeout: 10) { rig.recorder.sounds.count >= 2 }, "no bell after the server went on; log:\n\(s.log)")
+    }
+
+    @Test func noSoundThemeIsLoggedOnceAndTheRemindersGoOn() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("icare-no-themes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let rig = try Rig(capabilities: "actions body", environment: ["XDG_DATA_DIRS": empty.path, "XDG_DATA_HOME": empty.path])
+        defer { rig.stop() }
+        let s = rig.service
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "due" }, "log:\n\(s.log)")
+        // Unanswered, the reminder comes again a (scaled) interval later: a second bell that cannot be found.
+        #expect(waitUntil(timeout: 12) { rig.signalTimes("BreakDue").count >= 2 }, "log:\n\(s.log)")
+        Thread.sleep(forTimeInterval: 1)
+        let lines = s.log.split(separator: "\n").filter { $0.contains("Sound: the sound theme has no bell") }
+        #expect(lines.count == 1, "log:\n\(s.log)")
+        #expect(rig.recorder.sounds.isEmpty, "\(rig.recorder.sounds)")
     }
 }
