@@ -15,6 +15,8 @@ extension Daemon {
         if let dconf = dnd?.dconf { sounds.follow(dconf) }
         let previousChange = changeHook
         changeHook = { [unowned self] in
+            // Also a server that plays sounds is asked for none in do-not-disturb or while busy.
+            self.notifier?.muted = self.status.doNotDisturb || self.busyState.active
             previousChange?()
             self.showSoundWay()
         }

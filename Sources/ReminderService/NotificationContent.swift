@@ -64,8 +64,8 @@ struct NotificationContent: Equatable {
     }
 
     /// The brief "break complete".
-    static func complete(_ settings: Settings, _ icon: NotificationIcon, clock: String?) -> NotificationContent {
-        let hints = common(icon) + [("urgency", .byte(0)), ("transient", .bool(true)), sound(Texts.completeSound, settings)]
+    static func complete(_ settings: Settings, _ icon: NotificationIcon, clock: String?, quiet: Bool = false) -> NotificationContent {
+        let hints = common(icon) + [("urgency", .byte(0)), ("transient", .bool(true)), sound(Texts.completeSound, settings, quiet: quiet)]
         return NotificationContent(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: clock), actions: [],
                                    hints: hints, timeout: completeTimeout)
     }

@@ -68,6 +68,8 @@ final class Notifier {
     /// A view the server refused: not tried again on this server until the view changes.
     var refused: View?
     var settings = Settings()
+    /// Do-not-disturb or busy: the server is asked for silence instead of `sound-name` (Daemon+Sound sets it).
+    var muted = false
     var ticker: EventSource?
     private var watches: [AnyObject] = []
     private var saidNoServer = false
@@ -170,7 +172,7 @@ final class Notifier {
             }
         case .reminder:
             stopTicker()
-            let content = NotificationContent.reminder(profile, settings, icon, quiet: false)
+            let content = NotificationContent.reminder(profile, settings, icon, quiet: muted)
             if shown != wanted {
                 send(content, view: wanted)
             } else if lastContent != content {
@@ -184,7 +186,7 @@ final class Notifier {
             }
         case .complete:
             stopTicker()
-            if shown != wanted { send(NotificationContent.complete(settings, icon, clock: completeClock), view: wanted) }
+            if shown != wanted { send(NotificationContent.complete(settings, icon, clock: completeClock, quiet: muted), view: wanted) }
         case .status(let summary, let body):
             stopTicker()
             if shown != wanted { send(NotificationContent.status(summary: summary, body: body, icon), view: wanted) }

@@ -159,6 +159,20 @@ import TestSupport
         #expect(s.log.contains("Sound: complete not played (do-not-disturb)."), "log:\n\(s.log)")
     }
 
+    @Test func aServerThatPlaysSoundsIsAskedForSilenceInDoNotDisturb() throws {
+        let rig = try Rig(config: "DndPolicy = ignore\n", capabilities: "actions body sound", dconf: true) { parts in
+            try parts.dconf!.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
+        }
+        defer { rig.stop() }
+        let s = rig.service
+        #expect(try s.property("DoNotDisturb") == "b true", "log:\n\(s.log)")
+        _ = try rig.aBreak()
+        #expect(waitUntil { ((try? rig.server!.calls("Notify").count) ?? 0) >= 3 }, "no break complete notification")
+        let hints = try rig.server!.calls("Notify").compactMap { $0.count > 6 ? $0[6] as? [String: Any] : nil }
+        #expect(!hints.isEmpty && hints.allSatisfy { $0["sound-name"] == nil && $0["suppress-sound"] != nil }, "\(hints)")
+        #expect(rig.recorder.sounds.isEmpty, "\(rig.recorder.sounds)")
+    }
+
     @Test func gnomesEventSoundsSwitchOffMeansNoSound() throws {
         let rig = try Rig(capabilities: "actions body", dconf: true) { parts in
             try parts.dconf!.gsettings("set", "org.gnome.desktop.sound", "event-sounds", "false")
