@@ -43,6 +43,8 @@ import TestSupport
         }
 
         func stop() {
+            // A sound's process that failed (a sanitizer report in it, under scripts/test --sanitize, exits 86) is a defect.
+            #expect(!service.log.contains("the sound's process failed"), "log:\n\(service.log)")
             monitor.stop()
             recorder.stop()
             server?.stop()
