@@ -84,4 +84,5 @@ struct Canberra {
     static let applicationID = CA_PROP_APPLICATION_ID
     static let applicationIcon = CA_PROP_APPLICATION_ICON_NAME
     static let notFound = Int32(CA_ERROR_NOTFOUND)
+    static let noDriver = Int32(CA_ERROR_NODRIVER)
 }

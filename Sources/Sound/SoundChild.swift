@@ -90,11 +90,13 @@ public enum SoundChild {
         // Pulse only (PipeWire's pipewire-pulse or PulseAudio): the desktop's volumes and role rules apply there.
         var code = canberra.contextSetDriver(context, "pulse")
         if code == 0, let props = canberra.list([(Canberra.applicationName, "iCare"), (Canberra.applicationID, "org.icare.Reminder"),
-                                                 (Canberra.applicationIcon, "icare")]) {
+                                                 (Canberra.applicationIcon, "org.icare.Reminder")]) {
             _ = canberra.contextChangeProps(context, props)
             _ = canberra.listDestroy(props)
         }
         if code == 0 { code = canberra.contextOpen(context) }
+        // No such driver: libcanberra-pulse is not installed.
+        guard code != Canberra.noDriver else { return .noLibrary("libcanberra-pulse: " + canberra.describe(code)) }
         guard code == 0 else { return .noServer(canberra.describe(code)) }
         guard let props = canberra.list([(Canberra.eventID, name), (Canberra.role, "event"), (Canberra.themeName, theme),
                                          (Canberra.cacheControl, "never")]) else { return .noLibrary("no property list") }

@@ -32,7 +32,7 @@ public final class SoundPlayer {
         self.log = log
     }
 
-    /// Whether a sound is under way (its thread has not reported back).
+    /// Whether a sound is under way (its process has not ended yet).
     public var playing: Bool { job != nil }
 
     /// Plays the sound theme's `name` (e.g. `complete`) from `theme` (falling back to freedesktop's).
