@@ -159,6 +159,7 @@ let package = Package(
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
     ],

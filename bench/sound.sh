@@ -3,7 +3,7 @@
 #   bench/sound.sh                      60 idle seconds, 10 breaks, a hanging server
 #   IDLE=20 ROUNDS=3 bench/sound.sh     a quicker look
 # A real PipeWire, WirePlumber and pipewire-pulse run headless in a
-# throwaway runtime folder (null speakers, as in SoundTests), beside the
+# throwaway runtime folder (null speakers, as in SoundServiceTests), beside the
 # release icared on a private bus with no notification server, so icared
 # plays the sounds itself (SoundPlayedBy icared).
 #

@@ -83,7 +83,7 @@ packages="
 #   sound-theme-freedesktop                   and plays through its Pulse backend the theme's bell
 #                                             and complete
 #   pipewire-pulse pulseaudio-utils           test: PipeWire's Pulse server, headless, and parecord
-#                                             recording the null speakers (SoundTests, bench/sound.sh)
+#                                             recording the null speakers (SoundServiceTests, bench/sound.sh)
 sound_run_packages="libcanberra-dev libcanberra0 libcanberra-pulse sound-theme-freedesktop"
 sound_test_packages="pipewire-pulse pulseaudio-utils"
 packages="$packages $sound_run_packages $sound_test_packages"

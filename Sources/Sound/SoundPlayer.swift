@@ -24,6 +24,8 @@ public final class SoundPlayer {
     private var wakeWatch: EventSource?
     private var hangTimer: EventSource?
     private var said: Set<String> = []
+    /// The program that plays one sound: the service's own binary (`--play-sound`); tests give another.
+    public var executable = "/proc/self/exe"
     /// Called with each finished sound's outcome (after the log line).
     public var onFinished: ((String, SoundOutcome) -> Void)?
 
@@ -41,7 +43,7 @@ public final class SoundPlayer {
             log.debug("Sound: \(name) not played; the last sound has not finished yet.")
             return
         }
-        let (spawned, why) = SoundProcess.spawn(name: name, theme: theme)
+        let (spawned, why) = SoundProcess.spawn(executable, name: name, theme: theme)
         guard let job = spawned else { return problem("process", why) }
         self.job = job
         killed = false

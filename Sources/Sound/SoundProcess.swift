@@ -13,7 +13,7 @@ final class SoundProcess {
     private let output: Int32
 
     /// Starts the process; nil and why when it could not be started.
-    static func spawn(name: String, theme: String) -> (SoundProcess?, String) {
+    static func spawn(_ executable: String, name: String, theme: String) -> (SoundProcess?, String) {
         var pipe: [Int32] = [-1, -1]
         guard icare_pipe_cloexec(&pipe) == 0 else { return (nil, "no pipe: \(String(cString: strerror(errno)))") }
         var actions = posix_spawn_file_actions_t()
@@ -40,7 +40,7 @@ final class SoundProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var pid: pid_t = 0
-        let made = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &argv, environ)
+        let made = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
         close(pipe[1])
         guard made == 0 else {
             close(pipe[0])

@@ -10,7 +10,7 @@ import TestSupport
 /// unanswered, the 10 s break in real time); and
 /// python3-dbusmock's notification server, with or without the `sound`
 /// capability. What is heard is what the speakers played.
-@Suite(.serialized) struct SoundTests {
+@Suite(.serialized) struct SoundServiceTests {
     final class Rig {
         let service: ServiceHarness
         let pipeWire: HeadlessPipeWire
