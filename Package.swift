@@ -119,6 +119,10 @@ let package = Package(
         // watch in Busy. Not through pkgConfig: its cflags carry -D_REENTRANT, which SwiftPM drops
         // with a warning on every build; the two include folders are given to Busy instead.
         .systemLibrary(name: "CPipeWire"),
+        // libcanberra's header (libcanberra-dev), for its types and property names. Not linked and not
+        // through pkgConfig (its cflags carry -D_REENTRANT, like PipeWire's): `Sound` opens the library
+        // with dlopen only while a sound plays, so an idle icared has none of it in memory.
+        .systemLibrary(name: "CCanberra"),
         // glibc's gettext and locale data (libintl.h is part of glibc).
         .systemLibrary(name: "CIntl"),
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: lean),
@@ -140,13 +144,16 @@ let package = Package(
         // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read from the shared dconf
         // database, and a GNOME break taken (org.gnome.Shell.ScreenTime).
         .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DesktopWatch", "ICareFiles", "SystemdKit"], swiftSettings: lean),
+        // Event sounds through libcanberra, each on a short-lived thread of its own (the end of a break,
+        // a reminder) where the notification server does not play them.
+        .target(name: "Sound", dependencies: ["CCanberra", "SystemdKit", "ReminderCore", "DesktopWatch", "ICareFiles"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem"],
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -177,6 +184,7 @@ let package = Package(
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
+        .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         // The app (icare) on Xvfb against the real icared, through the accessibility tree.
         .testTarget(name: "AppTests", dependencies: ["TestSupport"]),

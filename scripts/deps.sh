@@ -29,6 +29,7 @@ build_run_packages="
   dbus-daemon dbus-bin
   gettext make
   libgtk-4-dev libadwaita-1-dev
+  libcanberra-dev libcanberra0 libcanberra-pulse sound-theme-freedesktop
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
@@ -40,6 +41,10 @@ build_run_packages="
 #   gettext                                   msgfmt: the catalogs scripts/run and make install compile
 #   make                                      make, make install
 #   libgtk-4-dev libadwaita-1-dev             build: the app, icare (the CAdwaita module map)
+#   libcanberra-dev                           build: the CCanberra module map's header
+#   libcanberra0 libcanberra-pulse            run: icared's sound process opens libcanberra (dlopen)
+#   sound-theme-freedesktop                   and plays the theme's bell and complete through its
+#                                             Pulse backend
 
 # Only the tests (scripts/test, .ci/run), the screenshots and the
 # profile: real desktops' programs, several of which (the notification
@@ -68,6 +73,7 @@ test_packages="
   plasma-workspace plasma-desktop kwin-x11 breeze
   kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
   gnome-shell gnome-shell-extension-appindicator gjs
+  pipewire-pulse pulseaudio-utils
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -119,9 +125,12 @@ test_packages="
 #                                             spectacle takes its screenshots
 #   x11-utils                                 xprop: the accessibility bus's address on the root
 #                                             window (HeadlessPlasma)
+#   pipewire-pulse pulseaudio-utils           PipeWire's Pulse server, headless, and parecord
+#                                             recording the null speakers (SoundServiceTests, bench/sound.sh)
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #
+
 # Locales the tests run icared and icarectl in (Dutch texts, a 12-hour clock).
 test_locales="nl_NL en_US"
 

@@ -14,10 +14,12 @@
 //    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
 //    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"],
-//    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false}
+//    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,
+//    "sound_played_by":"icared"}
 //   config_problems: the service's ConfigProblems, [] when the config file is fine.
 //   busy, busy_source, busy_reason: Busy, BusySource ("" | camera | microphone |
-//   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks.
+//   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks;
+//   sound_played_by: SoundPlayedBy (notification-server | icared | none; "" from an older service).
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked | busy.
@@ -63,7 +65,7 @@ public enum JSONShapes {
             #" "service_version":"...","now":ISO,"now_us":N,"#,
             #" "config_problems":["..."],"#,
             #" "busy":false,"busy_source":"","busy_reason":"","#,
-            #" "desktop_eye_breaks":false}"#,
+            #" "desktop_eye_breaks":false,"sound_played_by":"icared"}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,

@@ -25,6 +25,7 @@ public struct StatusFormatter: Sendable {
         rows.append((tr("Today"), todayWords(s)))
         rows.append((tr("Do not disturb"), dndWords(s)))
         if s.busy { rows.append((tr("Busy"), busyWords(s))) }
+        if let sound = soundWords(s) { rows.append((tr("Sound"), sound)) }
         if s.desktopEyeBreaks {
             rows.append((tr("GNOME breaks"), tr("eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare")))
         }
@@ -117,6 +118,19 @@ public struct StatusFormatter: Sendable {
         return s.busyReason.isEmpty ? what : tr("%s (%s)", what, s.busyReason)
     }
 
+    /// Who plays the reminder's and the break's end's sounds; nil when the service does not say.
+    func soundWords(_ s: ServiceStatus) -> String? {
+        switch s.soundPlayedBy {
+        case "": return nil
+        // TRANSLATORS: completes "Sound:" in `icarectl status`.
+        case "notification-server": return tr("played by the notification server")
+        case "icared": return tr("played by iCare")
+        case "none":
+            return s.settings[.sound] == .bool(false) ? trc("sound", "off") : tr("off (the desktop's event sounds are off)")
+        default: return s.soundPlayedBy
+        }
+    }
+
     // MARK: status bars
 
     /// The short text for a bar (`--format plain`, waybar's `text`): `13m`,
@@ -200,7 +214,7 @@ public struct StatusFormatter: Sendable {
         m += JSON.time("now", now, time)
         m.append(("config_problems", .array(s.configProblems.map { .string($0) })))
         m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason)),
-              ("desktop_eye_breaks", .bool(s.desktopEyeBreaks))]
+              ("desktop_eye_breaks", .bool(s.desktopEyeBreaks)), ("sound_played_by", .string(s.soundPlayedBy))]
         return .object(m)
     }
 }

@@ -19,6 +19,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var busyReason = ""
     /// GNOME's own eyesight breaks are on too (`DesktopEyeBreaks`).
     public var desktopEyeBreaks = false
+    /// Who plays the sounds (`SoundPlayedBy`: notification-server, icared, none; "" from an older service).
+    public var soundPlayedBy = ""
     public var version = ""
     /// How many times faster than real time the service's schedule runs
     /// (`icared --time-scale`); 1 when it does not say.
@@ -53,6 +55,7 @@ public struct ServiceStatus: Equatable, Sendable {
             case "BusySource": busySource = value.string ?? busySource
             case "BusyReason": busyReason = value.string ?? busyReason
             case "DesktopEyeBreaks": desktopEyeBreaks = value.bool ?? desktopEyeBreaks
+            case "SoundPlayedBy": soundPlayedBy = value.string ?? soundPlayedBy
             case "Version": version = value.string ?? version
             case "TimeScale": timeScale = value.uint32.map { max(1, $0) } ?? timeScale
             case "ConfigProblems":

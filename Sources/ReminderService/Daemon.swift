@@ -9,6 +9,7 @@ import Busy
 import DesktopBreaks
 import Presence
 import StatusItem
+import Sound
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
 /// and the adapters that feed it events and carry out its effects.
@@ -46,6 +47,9 @@ public final class Daemon {
     var busyMonitor: BusyMonitor?
     var eyeBreaks: DesktopEyeBreaks?
     var screenTime: ScreenTimeWatch?
+    var eventSounds: EventSounds?
+    /// Who plays the sounds, as last announced (`SoundPlayedBy`; see Daemon+Sound).
+    var soundPlayedBy = SoundWay.icared.rawValue
     /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
     var desktopEyeBreaks = false
     var systemBus: SystemBusLink?
@@ -202,6 +206,7 @@ public final class Daemon {
             try startWatchers()
             // What ended while the service was down is recorded now, before its signal.
             object.trackingChanges { perform(engine.startupEffects) }
+            startSounds()
             afterChange()
             if !engine.timeScale.isReal { log.notice(Texts.timeScaleInEffect(factor: engine.timeScale.factor)) }
             log.info("iCare \(Daemon.version) is running; \(statusLine()).",

@@ -3,12 +3,17 @@ import SystemdKit
 import ICareFiles
 import Localization
 import ReminderCore
+import Sound
 
 /// `icared`'s command line: arguments in, exit status out. Kept out of
 /// `main.swift` so no C callback is ever created in a MainActor context.
 public enum ICared {
     /// Runs the service; returns the process exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        // The service's own short-lived process for one sound (Sound's SoundChild); not for people.
+        if arguments.count == 4, arguments[1] == SoundChild.option {
+            return SoundChild.run(name: arguments[2], theme: arguments[3])
+        }
         Localization.setUp()
         var logStderr = false
         var debug = false

@@ -64,8 +64,10 @@ struct NotificationContent: Equatable {
     }
 
     /// The brief "break complete": low urgency, except where a low one is never seen (`completeUrgency`).
-    static func complete(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon, clock: String?) -> NotificationContent {
-        let hints = common(icon) + [("urgency", .byte(profile.completeUrgency)), ("transient", .bool(true)), sound(Texts.completeSound, settings)]
+    static func complete(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon, clock: String?,
+                         quiet: Bool = false) -> NotificationContent {
+        let hints = common(icon) + [("urgency", .byte(profile.completeUrgency)), ("transient", .bool(true)),
+                                    sound(Texts.completeSound, settings, quiet: quiet)]
         return NotificationContent(summary: Texts.completeSummary, body: Texts.completeBody(nextAt: clock), actions: [],
                                    hints: hints, timeout: completeTimeout)
     }

@@ -34,6 +34,8 @@ struct NotificationProfile: Equatable, Sendable {
     let closesByExpiring: Bool
     /// The urgency of "break complete": low (0), or normal (1) where a low one never shows as a banner (GNOME Shell).
     let completeUrgency: UInt8
+    /// The server plays the `sound-name` hint (the `sound` capability; GNOME Shell): icared plays nothing itself.
+    let sound: Bool
 
     /// The profile for a server; `name` is `GetServerInformation`'s first field ("" when it did not answer).
     init(name: String, capabilities: Set<String>) {
@@ -48,6 +50,7 @@ struct NotificationProfile: Equatable, Sendable {
         progressHint = family == .dunst
         closesByExpiring = family == .notificationDaemon
         completeUrgency = family == .gnomeShell ? 1 : 0
+        sound = capabilities.contains("sound")
     }
 
     static func family(_ name: String) -> Family {

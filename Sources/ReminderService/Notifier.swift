@@ -44,6 +44,8 @@ final class Notifier {
     private let icon: NotificationIcon
     private let memo: NotificationMemo?
     var onAction: ((Action) -> Void)?
+    /// Runs when the server's profile becomes known or goes (who plays the sounds may change).
+    var onProfileChange: (() -> Void)?
 
     private var owner: String?
     /// How to draw on this server; nil until its `GetServerInformation` and `GetCapabilities` replies.
@@ -75,6 +77,8 @@ final class Notifier {
     /// When the same words last went out; what must wait for a second.
     private let pace: NotificationPace
     var settings = Settings()
+    /// Do-not-disturb or busy: the server is asked for silence instead of `sound-name` (Daemon+Sound sets it).
+    var muted = false
     var ticker: EventSource?
     private var watches: [AnyObject] = []
     private var saidNoServer = false
@@ -183,7 +187,7 @@ final class Notifier {
             }
         case .reminder:
             stopTicker()
-            let content = NotificationContent.reminder(profile, settings, icon, quiet: false)
+            let content = NotificationContent.reminder(profile, settings, icon, quiet: muted)
             if shown != wanted {
                 send(content, view: wanted)
             } else if lastContent != content {
@@ -197,7 +201,7 @@ final class Notifier {
             }
         case .complete:
             stopTicker()
-            if shown != wanted { send(NotificationContent.complete(profile, settings, icon, clock: completeClock), view: wanted) }
+            if shown != wanted { send(NotificationContent.complete(profile, settings, icon, clock: completeClock, quiet: muted), view: wanted) }
         case .status(let summary, let body):
             stopTicker()
             if shown != wanted { send(NotificationContent.status(summary: summary, body: body, icon), view: wanted) }
@@ -303,6 +307,7 @@ final class Notifier {
             }
             // What was on screen went with the server: the log shows it now.
             logInstead(wanted)
+            onProfileChange?()
             return
         }
         saidNoServer = false
@@ -315,6 +320,7 @@ final class Notifier {
                 let capabilities = Set(caps?.first?.strings ?? [])
                 let profile = NotificationProfile(name: name, capabilities: capabilities)
                 self.profile = profile
+                self.onProfileChange?()
                 self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
                 if let left, left.server == newOwner, self.id == 0 {
                     self.id = left.id

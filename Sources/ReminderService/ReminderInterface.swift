@@ -19,6 +19,8 @@ enum ReminderInterface {
         var doNotDisturbSource: String { get }
         var busyState: BusyState { get }
         var desktopEyeBreaks: Bool { get }
+        /// `SoundPlayedBy`: notification-server, icared or none.
+        var soundPlayedBy: String { get }
         var configProblems: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
@@ -162,6 +164,13 @@ enum ReminderInterface {
                 GNOME's own eyesight break reminders are on too (org.gnome.desktop.break-reminders
                 selected-breaks has eyesight): two reminders for one break. Keep one of the two.
                 """, read: { .bool(b.desktopEyeBreaks) }),
+            Property("SoundPlayedBy", "s", doc: """
+                Who plays the sounds of a reminder and of a break's end: notification-server (it
+                lists the sound capability and plays the sound-name hint, as GNOME Shell does),
+                icared (through libcanberra and the desktop's sound server, with the event role),
+                or none (Sound is off, or the desktop's event sounds are off). Never in
+                do-not-disturb or while Busy.
+                """, read: { .string(b.soundPlayedBy) }),
             Property("ConfigProblems", "as", doc: """
                 The lines of the config file that could not be used, one sentence each as
                 "file:line: error: ..." (or warning, for text that changes nothing); [] when the

@@ -29,7 +29,7 @@ final class GnomeDesktop: @unchecked Sendable {
 
     private init() throws {
         installed = try InstalledICare()
-        for file in ["/share/applications/org.icare.Reminder.desktop", "/share/dbus-1/services/org.icare.Reminder.service"] {
+        for file in ["/share/applications/org.icare.App.desktop", "/share/dbus-1/services/org.icare.Reminder.service"] {
             guard FileManager.default.fileExists(atPath: installed.prefix + file) else {
                 installed.remove()
                 throw HarnessError("make install wrote no \(file)")

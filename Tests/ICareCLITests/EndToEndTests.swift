@@ -129,6 +129,7 @@ import ReminderCore
             Next break:     not scheduled
             Today:          0 completed, 0 skipped
             Do not disturb: off
+            Sound:          played by iCare
 
             """)
         #expect(try icarectl(h, ["status", "--format", "plain"]).stdout == "paused\n")
@@ -138,7 +139,7 @@ import ReminderCore
         #expect(keys(json) == ["running", "state", "pause_reason", "next_break", "next_break_us", "seconds_to_next_break", "break_ends",
                                "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "do_not_disturb",
                                "do_not_disturb_source", "service_version", "now", "now_us", "config_problems",
-                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks"])
+                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks", "sound_played_by"])
         let o = try jsonObject(json)
         #expect(o["state"] as? String == "paused")
         #expect(o["pause_reason"] as? String == "user")

@@ -137,12 +137,26 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         busy.apply(["BusySource": .string("video"), "BusyReason": .string("")])
         let paused = status("paused") { $0.pauseReason = "busy"; $0.busy = true; $0.busySource = "video" }
         #expect(f.text(paused, now: now).hasPrefix("State:          paused during a call or video\nPaused until:   the call or video ends\n"))
-        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false}"#))
+        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":""}"#))
         var both = free
         both.apply(["DesktopEyeBreaks": .bool(true)])
         #expect(f.text(both, now: now).hasSuffix(
             "GNOME breaks:   eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare\n"))
-        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true}"#))
+        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true,"sound_played_by":""}"#))
+    }
+
+    @Test func whoPlaysTheSoundsIsOneRow() {
+        var s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        #expect(!f.text(s, now: now).contains("Sound"), "an older service does not say")
+        s.apply(["SoundPlayedBy": .string("icared")])
+        #expect(f.text(s, now: now).hasSuffix("Do not disturb: off\nSound:          played by iCare\n"))
+        #expect(f.json(s, now: now).text.hasSuffix(#""desktop_eye_breaks":false,"sound_played_by":"icared"}"#))
+        s.apply(["SoundPlayedBy": .string("notification-server")])
+        #expect(f.text(s, now: now).hasSuffix("Sound:          played by the notification server\n"))
+        s.apply(["SoundPlayedBy": .string("none"), "Sound": .bool(false)])
+        #expect(f.text(s, now: now).hasSuffix("Sound:          off\n"))
+        s.apply(["Sound": .bool(true)])
+        #expect(f.text(s, now: now).hasSuffix("Sound:          off (the desktop's event sounds are off)\n"))
     }
 
     @Test func statusJSONShape() {
@@ -152,7 +166,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
             "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
             "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[],\
-            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false}
+            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":""}
             """)
         #expect(f.json(nil, now: now).text == #"{"running":false,"now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}"#)
         #expect(f.waybar(nil, now: now).text

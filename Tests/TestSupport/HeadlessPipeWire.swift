@@ -17,6 +17,7 @@ public final class HeadlessPipeWire: @unchecked Sendable {
     private let directory: String
     private var pipewire: Process?
     private var wireplumber: Process?
+    private var pulse: Process?
     private var streams: [Process] = []
     private var starts = 0
 
@@ -68,6 +69,32 @@ public final class HeadlessPipeWire: @unchecked Sendable {
         }
     }
 
+    /// Starts PipeWire's PulseAudio server (`pipewire-pulse`, as desktops run it) and waits until
+    /// `pactl` reaches it on `$XDG_RUNTIME_DIR/pulse/native` and sees the null speakers.
+    public func startPulse() throws {
+        starts += 1
+        pulse = try launch(["pipewire-pulse"], log: "pipewire-pulse-\(starts).log")
+        guard waitUntil(timeout: 10, interval: 0.05, {
+            (try? run(["pactl", "list", "short", "sinks"]))?.stdout.contains("icare-test-speakers") == true
+        }) else {
+            throw HarnessError("pipewire-pulse did not start; log:\n\(log("pipewire-pulse-\(starts).log"))")
+        }
+    }
+
+    /// Kills `pipewire-pulse` with SIGKILL (a crash of the sound server).
+    public func killPulse() {
+        if let pulse { Subprocess.kill9(pulse) }
+        pulse = nil
+    }
+
+    /// Stops `pipewire-pulse` with SIGSTOP (a sound server that hangs) or lets it go on (SIGCONT).
+    public func freezePulse(_ frozen: Bool) {
+        if let pulse { kill(pulse.processIdentifier, frozen ? SIGSTOP : SIGCONT) }
+    }
+
+    /// The null speakers' name: what a PulseAudio client plays to by default; `.monitor` records it.
+    public static let speakers = "icare-test-speakers"
+
     /// A stream made by a real client (`pw-record FILE`, `pw-play FILE`, with
     /// their options); killed at `stop` if still running.
     public func stream(_ arguments: [String]) throws -> Process {
@@ -108,9 +135,11 @@ public final class HeadlessPipeWire: @unchecked Sendable {
         try Subprocess.run(arguments, environment: environment, timeout: 10)
     }
 
-    /// Kills the daemon and WirePlumber with SIGKILL (a crash; the socket file stays behind).
+    /// Kills the daemon, WirePlumber and pipewire-pulse with SIGKILL (a crash; the socket file stays behind).
     public func kill9() {
-        for p in [wireplumber, pipewire].compactMap({ $0 }) { Subprocess.kill9(p) }
+        freezePulse(false)
+        for p in [pulse, wireplumber, pipewire].compactMap({ $0 }) { Subprocess.kill9(p) }
+        pulse = nil
         wireplumber = nil
         pipewire = nil
     }
