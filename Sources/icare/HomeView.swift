@@ -24,6 +24,9 @@ final class HomeView {
     /// The page shown until the first answer (removed then).
     private var starting: Widget?
     private var focusFirst = false
+    /// What the ring says to screen readers, and the Snooze button's words, as last set: set again only when they change
+    /// (each setting is a change event on the accessibility bus, a label's each a new layout).
+    private var ringWords = "", snoozeWords = ""
     private lazy var timer = OneShotTimer { [unowned self] in self.update() }
 
     init(model: AppModel) {
@@ -108,7 +111,10 @@ final class HomeView {
         UI.setText(countdown, left)
         UI.show(countdown, !left.isEmpty)
         UI.setText(stateLabel, words)
-        icare_accessible_label(gp(ring.widget), words)
+        if words != ringWords {
+            ringWords = words
+            icare_accessible_label(gp(ring.widget), words)
+        }
         let more = HomeTexts.detail(status, now: now, time: model.time)
         UI.setText(detail, more)
         UI.show(detail, !more.isEmpty)
@@ -136,7 +142,11 @@ final class HomeView {
         UI.show(start, state == "waiting" || state == "snoozed" || state == "due")
         var snoozeLength: UInt32 = 300
         if case .uint(let v)? = status.settings[.snoozeDuration] { snoozeLength = v }
-        gtk_button_set_label(icare_button(gp(snooze)), HomeTexts.snooze(snoozeLength))
+        let snoozeText = HomeTexts.snooze(snoozeLength)
+        if snoozeText != snoozeWords {
+            snoozeWords = snoozeText
+            gtk_button_set_label(icare_button(gp(snooze)), snoozeText)
+        }
         UI.show(snooze, state == "due")
         UI.show(skip, state == "due" || state == "break")
         UI.show(resume, userPaused)
