@@ -14,7 +14,6 @@ final class HomeView {
     let root: Widget
     private let stack: Widget
     private let ring = RingPicture(size: 200)
-    private let countdown = UI.label(classes: ["title-1", "numeric"])
     private let stateLabel = UI.label(classes: ["title-3"], wrap: true)
     private let detail = UI.label(classes: ["dim-label"], wrap: true)
     private let notice = UI.label(classes: ["warning"], wrap: true)
@@ -39,12 +38,6 @@ final class HomeView {
     }
 
     private func build() {
-        let ringArea = gtk_overlay_new()!
-        gtk_overlay_set_child(OpaquePointer(gp(ringArea)), ring.widget)
-        gtk_widget_set_halign(countdown, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(countdown, GTK_ALIGN_CENTER)
-        gtk_overlay_add_overlay(OpaquePointer(gp(ringArea)), countdown)
-        gtk_widget_set_halign(ringArea, GTK_ALIGN_CENTER)
 
         start = UI.button(HomeTexts.startBreak, classes: ["suggested-action", "pill"]) { [unowned self] in self.model.call("StartBreak") }
         snooze = UI.button(HomeTexts.snooze(300), classes: ["pill"]) { [unowned self] in self.model.call("Snooze", [.uint32(0)]) }
@@ -59,7 +52,7 @@ final class HomeView {
         ])
         gtk_widget_set_halign(pauseRow, GTK_ALIGN_CENTER)
 
-        let column = UI.box(true, spacing: 12, [ringArea, stateLabel, detail, actions, pauseRow, notice, history.root])
+        let column = UI.box(true, spacing: 12, [ring.widget, stateLabel, detail, actions, pauseRow, notice, history.root])
         UI.margins(column, 24)
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(OpaquePointer(gp(clamp)), 560)
@@ -77,6 +70,9 @@ final class HomeView {
         adw_status_page_set_child(page, retry)
 
         let s = OpaquePointer(gp(stack))
+        // Only the page that shows is measured: the first frame (the "starting" page) does not lay out the home view.
+        gtk_stack_set_hhomogeneous(s, 0)
+        gtk_stack_set_vhomogeneous(s, 0)
         gtk_stack_add_named(s, scroller, "home")
         gtk_stack_add_named(s, absent, "absent")
         starting = UI.label(HomeTexts.starting, classes: ["dim-label"])
@@ -105,11 +101,8 @@ final class HomeView {
         }
         let now = AppModel.now()
         let face = RingPicture.face(status, now: now)
-        ring.show(face)
+        ring.show(face, countdown: HomeTexts.countdown(status, now: now))
         let words = HomeTexts.state(status, now: now, time: model.time)
-        let left = HomeTexts.countdown(status, now: now)
-        UI.setText(countdown, left)
-        UI.show(countdown, !left.isEmpty)
         UI.setText(stateLabel, words)
         if words != ringWords {
             ringWords = words
