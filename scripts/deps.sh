@@ -65,6 +65,7 @@ test_packages="
   pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
   valgrind binutils
+  libfaketime
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -104,6 +105,8 @@ test_packages="
 #                                             a camera or a screen cast in use (PipeWireBusyTests)
 #   valgrind binutils                         scripts/hot-functions: callgrind records what icared
 #                                             runs; objcopy, nm
+#   libfaketime                               a Saturday for the app (LD_PRELOAD faketime):
+#                                             the weekend's words (AppTroubleTests)
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #

@@ -37,9 +37,11 @@ final class AppRig: @unchecked Sendable {
     private(set) var sway: HeadlessSway?
 
     /// `startService: false` leaves icared off (the app then activates it through `bus`, or says it is absent).
+    /// `sharedEnvironment` goes to icared, the app and every client (a faked clock for them all).
     init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
-         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], startApp: Bool = true, wayland: Bool = false) throws {
-        service = try ServiceHarness(config: config, bus: bus, start: false)
+         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], sharedEnvironment: [String: String] = [:],
+         startApp: Bool = true, wayland: Bool = false) throws {
+        service = try ServiceHarness(config: config, environment: sharedEnvironment, bus: bus, start: false)
         work = service.home.appendingPathComponent("desktop")
         self.appEnvironment = appEnvironment
         do {

@@ -4,8 +4,9 @@ import TestSupport
 
 /// The paths a person meets when something is in the way: icared refusing a
 /// call (its answer shown in words), icared that cannot be started (the Try
-/// again button), and a locked screen (a real dbusmock
-/// org.freedesktop.ScreenSaver, as KDE serves it; DBusMockTemplates).
+/// again button), a locked screen (a real dbusmock
+/// org.freedesktop.ScreenSaver, as KDE serves it; DBusMockTemplates), and a
+/// weekend with "weekdays only" on.
 @Suite struct AppTroubleTests {
     /// icared answers Skip with an error when the break cannot be saved (today's history file is a
     /// folder here, which even root cannot open for writing): the window shows icared's sentence.
@@ -79,5 +80,25 @@ import TestSupport
         #expect(try rig.service.string("PauseReason") == "locked")
         #expect(home.contains { $0.role == "image" && $0.name == "Paused while the screen is locked" }, "the ring says it too")
         #expect(try AppHomeTests.actions(rig) == AppHomeTests.pauses, "no Resume: the pause is not the person's")
+    }
+
+    /// On a Saturday with "weekdays only" on, the window says why no reminder comes. The app runs days
+    /// ahead of the machine's clock (libfaketime, LD_PRELOAD; the monotonic clock left alone); icared
+    /// cannot (sd-event's loop fails with EINVAL under libfaketime), so it is made inactive by its active
+    /// hours instead, which begin two hours from now: the app's own day decides the words.
+    @Test func theWeekendIsNamed() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+        guard FileManager.default.fileExists(atPath: library) else { throw HarnessError("\(library) is missing; scripts/deps.sh --test installs libfaketime") }
+        let weekday = Calendar(identifier: .gregorian).component(.weekday, from: Date())  // 1 is Sunday, 7 Saturday
+        let days = weekday == 1 ? 0 : 7 - weekday
+        let clock = ["LD_PRELOAD": library, "FAKETIME": "+\(days)d", "FAKETIME_DONT_FAKE_MONOTONIC": "1"]
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm"
+        let hours = f.string(from: Date().addingTimeInterval(7200)) + "-" + f.string(from: Date().addingTimeInterval(10800))
+        let rig = try AppRig(config: AppRig.config + "WeekdaysOnly = true\nActiveHours = \(hours)\n", appEnvironment: clock)
+        defer { rig.stop() }
+        try rig.waitForHome("the weekend's words") { $0.contains { $0.name == "Weekend: no reminders today" } }
+        #expect(try rig.service.string("State") == "inactive")
+        #expect(try AppHomeTests.actions(rig) == AppHomeTests.pauses)
     }
 }
