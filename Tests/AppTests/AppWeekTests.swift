@@ -81,7 +81,8 @@ import TestSupport
         let sign = west < 0 ? "-" : "+"
         let a = abs(west)
         let tz = String(format: "ICT%@%02d:%02d:%02d", sign, a / 3600, a / 60 % 60, a % 60)
-        let zone = TimeZone(secondsFromGMT: east)!
+        // The app's local day, as UTC shifted by the offset (Foundation's zones round an offset to whole minutes).
+        func appWeekday(_ d: Date) -> String { Self.weekday(d.addingTimeInterval(Double(east)), zone: TimeZone(identifier: "UTC")!) }
         let rig = try AppRig(appEnvironment: ["TZ": tz])
         defer { rig.stop() }
         let s = rig.service
@@ -89,12 +90,12 @@ import TestSupport
         try s.call("StartBreak")
         try AppHomeTests.waitForState(s, "break")
         try s.call("Skip")
-        let dayOne = Self.weekday(now, zone: zone)
+        let dayOne = appWeekday(now)
         let skipped = try rig.waitForHome("the skip today") { Self.chart($0).last == "\(dayOne): 0 completed, 1 skipped" }
         #expect(!skipped.contains { $0.name == "No breaks yet today." })
         let midnight = now.addingTimeInterval(40)
         try #require(Date() < midnight.addingTimeInterval(-5), "the skip must show before the app's midnight (this host is too slow)")
-        let dayTwo = Self.weekday(midnight.addingTimeInterval(1), zone: zone)
+        let dayTwo = appWeekday(midnight.addingTimeInterval(1))
         let after = try rig.waitForHome(timeout: 60, "the new day") { Self.chart($0).last == "\(dayTwo): 0 completed, 0 skipped" }
         let days = Self.chart(after)
         #expect(days.count == 7 && days[5] == "\(dayOne): 0 completed, 1 skipped", "yesterday keeps the skip: \(days)")
