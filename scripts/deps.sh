@@ -74,6 +74,7 @@ test_packages="
   kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
   gnome-shell gnome-shell-extension-appindicator gjs
   pipewire-pulse pulseaudio-utils
+  libfaketime
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -127,6 +128,8 @@ test_packages="
 #                                             window (HeadlessPlasma)
 #   pipewire-pulse pulseaudio-utils           PipeWire's Pulse server, headless, and parecord
 #                                             recording the null speakers (SoundServiceTests, bench/sound.sh)
+#   libfaketime                               a Saturday for the app (LD_PRELOAD faketime):
+#                                             the weekend's words (AppTroubleTests)
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #

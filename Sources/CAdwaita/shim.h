@@ -49,6 +49,10 @@ static inline void icare_accessible_label(gpointer widget, const char *label)
 static inline void icare_accessible_description(gpointer widget, const char *text)
 { gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1); }
 
+/* A drawing area that screen readers see as an image (the accessible role is construct-only). */
+static inline GtkWidget *icare_drawing_area_image(void)
+{ return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL)); }
+
 /* sd-event inside GLib's main loop: a GSource whose prepare, check and
  * dispatch are sd_event_prepare, sd_event_wait(0) and sd_event_dispatch,
  * polling sd-event's epoll fd. GLib calls prepare on every iteration, so

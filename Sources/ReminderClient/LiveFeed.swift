@@ -28,6 +28,9 @@ public final class LiveFeed {
     /// Why the last `GetAll` failed (one sentence), while the service is absent; nil otherwise.
     public private(set) var problem: String?
     public var onEvent: (LiveEvent) -> Void = { _ in }
+    /// Called when `problem` changes while the service is known to be absent (a failed activation's
+    /// sentence arrives after the name watch has already said "stopped").
+    public var onProblem: () -> Void = {}
     /// Called when the bus connection drops.
     public var onDisconnect: () -> Void = {}
     private var subscriptions: [SignalSubscription] = []
@@ -69,21 +72,29 @@ public final class LiveFeed {
         let mine = generation
         let ask = ReminderBus.propertiesCall("GetAll", [.string(ReminderBus.interface.rawValue)])
         connection.call(ask) { [weak self] result in
-            guard let self, mine == self.generation else { return }
+            guard let self else { return }
             switch result {
             case .success(let reply):
+                guard mine == self.generation else { return }
                 guard let dict = (try? reply.arguments())?.first?.stringDictionary else { return }
                 self.status = ServiceStatus(properties: dict)
                 self.stopped = false
                 self.problem = nil
                 self.onEvent(.snapshot)
             case .failure(let e):
+                // A failed activation answers after the name watch has said "absent" (which starts a new
+                // generation): its sentence still tells why, unless a newer snapshot has arrived meanwhile.
+                guard mine == self.generation || self.status == nil else { return }
                 // Not running and not activatable: wait for the name to appear.
-                self.problem = ReminderBus.explain(e).message
+                let sentence = ReminderBus.explain(e).message
+                let changed = sentence != self.problem
+                self.problem = sentence
                 if !self.stopped {
                     self.stopped = true
                     self.status = nil
                     self.onEvent(.service(running: false))
+                } else if changed {
+                    self.onProblem()
                 }
             }
         }

@@ -25,6 +25,10 @@ final class AppModel {
     /// Called with a sentence when a call failed.
     var onError: (String) -> Void = { _ in }
     private var historyGeneration = 0
+    /// A timer at the next local midnight (re-armed each time), and the wall clock's changes (an NTP step,
+    /// a manual change, a resume with a corrected clock): "today" and the seven days move on without polling.
+    private var midnight: EventSource?
+    private var clockChange: EventSource?
 
     init(loop: EventLoop) throws(CLIError) {
         feed = try LiveFeed(loop: loop)
@@ -46,7 +50,35 @@ final class AppModel {
             }
             self.onChange()
         }
+        feed.onProblem = { [unowned self] in self.onChange() }
         feed.start()
+        armMidnight()
+        clockChange = try? feed.loop.addTimeChange { [unowned self] in self.dayMayHaveChanged() }
+    }
+
+    /// The start of tomorrow, local time, from `now`.
+    func nextMidnight(after now: Timestamp) -> Timestamp {
+        time.calendar.startOfDay(time.calendar.local(now).date.adding(days: 1))
+    }
+
+    /// One timer on the wall clock at the next local midnight (sd-event's realtime timerfd: it fires
+    /// after a suspend across midnight too, and when the clock is set past it).
+    private func armMidnight() {
+        let at = UInt64(max(0, nextMidnight(after: AppModel.now())))
+        if let midnight {
+            midnight.setTime(at)
+            midnight.setEnabled(.oneshot)
+        } else {
+            midnight = try? feed.loop.addTimer(clock: .realtime, at: at, accuracy: 1000) { [unowned self] in self.dayMayHaveChanged() }
+        }
+    }
+
+    /// A new day (or a clock set to another one): the seven days and today's list again, the timer re-armed.
+    private func dayMayHaveChanged() {
+        armMidnight()
+        guard feed.status != nil else { return }
+        readHistory()
+        onChange()
     }
 
     /// Asks the service again (the "Try again" button while it is absent; it activates the service).

@@ -5,7 +5,8 @@ import Glibc
 /// the wall-clock time (µs since the epoch) of its first painted frame
 /// (`first-frame`), of the first frame that shows the service's status
 /// (`status-frame`), and of each frame after a change from the service
-/// (`change-frame`). Nothing happens without the variable.
+/// (`change-frame`), and the moments on the way to the first frame (`main`,
+/// `activate`, `presented`). Nothing happens without the variable.
 enum BenchHook {
     static let enabled = getenv("ICARE_BENCH") != nil
     nonisolated(unsafe) private static var statusShown = false
@@ -40,6 +41,11 @@ enum BenchHook {
     /// The service told of a change: the next frame is reported.
     static func serviceChanged() {
         if enabled { changed = true }
+    }
+
+    /// A moment on the way to the first frame.
+    static func mark(_ what: String) {
+        if enabled { report(what) }
     }
 
     private static func report(_ what: String) {

@@ -94,10 +94,18 @@ enum HomeTexts {
         return r.outcome == .skipped ? tr("%s  %s", time.clock(r.at), what) : tr("%s  %s (%d s)", time.clock(r.at), what, r.seconds)
     }
     static var lastWeek: String { tr("Last 7 days") }
-    /// A bar of the chart, for screen readers: `Mon 2024-12-02: 12 completed, 1 skipped`.
+    /// A day of the chart, for screen readers: `Tuesday: 12 completed, 1 skipped`.
     static func day(_ name: String, completed: Int, skipped: Int) -> String {
         tr("%s: %s", name, tr("%d completed, %d skipped", completed, skipped))
     }
+
+    /// A day's counts under its bars: completed/skipped.
+    static func dayCounts(completed: Int, skipped: Int) -> String {
+        // TRANSLATORS: under each day of the app's 7-day chart: completed breaks/skipped breaks.
+        tr("%d/%d", completed, skipped)
+    }
+    /// How to read the chart.
+    static var chartLegend: String { tr("Filled bars: completed. Outlined bars: skipped. Under each day: completed/skipped.") }
 
     static var desktopEyeBreaks: String {
         tr("GNOME's own eyesight breaks are on too. Keep one: turn them off in Settings (Wellbeing), or stop iCare.")

@@ -14,7 +14,6 @@ final class HomeView {
     let root: Widget
     private let stack: Widget
     private let ring = RingPicture(size: 200)
-    private let countdown = UI.label(classes: ["title-1", "numeric"])
     private let stateLabel = UI.label(classes: ["title-3"], wrap: true)
     private let detail = UI.label(classes: ["dim-label"], wrap: true)
     private let notice = UI.label(classes: ["warning"], wrap: true)
@@ -24,6 +23,9 @@ final class HomeView {
     /// The page shown until the first answer (removed then).
     private var starting: Widget?
     private var focusFirst = false
+    /// What the ring says to screen readers, and the Snooze button's words, as last set: set again only when they change
+    /// (each setting is a change event on the accessibility bus, a label's each a new layout).
+    private var ringWords = "", snoozeWords = ""
     private lazy var timer = OneShotTimer { [unowned self] in self.update() }
 
     init(model: AppModel) {
@@ -36,12 +38,6 @@ final class HomeView {
     }
 
     private func build() {
-        let ringArea = gtk_overlay_new()!
-        gtk_overlay_set_child(OpaquePointer(gp(ringArea)), ring.widget)
-        gtk_widget_set_halign(countdown, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(countdown, GTK_ALIGN_CENTER)
-        gtk_overlay_add_overlay(OpaquePointer(gp(ringArea)), countdown)
-        gtk_widget_set_halign(ringArea, GTK_ALIGN_CENTER)
 
         start = UI.button(HomeTexts.startBreak, classes: ["suggested-action", "pill"]) { [unowned self] in self.model.call("StartBreak") }
         snooze = UI.button(HomeTexts.snooze(300), classes: ["pill"]) { [unowned self] in self.model.call("Snooze", [.uint32(0)]) }
@@ -56,7 +52,7 @@ final class HomeView {
         ])
         gtk_widget_set_halign(pauseRow, GTK_ALIGN_CENTER)
 
-        let column = UI.box(true, spacing: 12, [ringArea, stateLabel, detail, actions, pauseRow, notice, history.root])
+        let column = UI.box(true, spacing: 12, [ring.widget, stateLabel, detail, actions, pauseRow, notice, history.root])
         UI.margins(column, 24)
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(OpaquePointer(gp(clamp)), 560)
@@ -74,6 +70,9 @@ final class HomeView {
         adw_status_page_set_child(page, retry)
 
         let s = OpaquePointer(gp(stack))
+        // Only the page that shows is measured: the first frame (the "starting" page) does not lay out the home view.
+        gtk_stack_set_hhomogeneous(s, 0)
+        gtk_stack_set_vhomogeneous(s, 0)
         gtk_stack_add_named(s, scroller, "home")
         gtk_stack_add_named(s, absent, "absent")
         starting = UI.label(HomeTexts.starting, classes: ["dim-label"])
@@ -102,13 +101,13 @@ final class HomeView {
         }
         let now = AppModel.now()
         let face = RingPicture.face(status, now: now)
-        ring.show(face)
+        ring.show(face, countdown: HomeTexts.countdown(status, now: now))
         let words = HomeTexts.state(status, now: now, time: model.time)
-        let left = HomeTexts.countdown(status, now: now)
-        UI.setText(countdown, left)
-        UI.show(countdown, !left.isEmpty)
         UI.setText(stateLabel, words)
-        icare_accessible_label(gp(ring.widget), words)
+        if words != ringWords {
+            ringWords = words
+            icare_accessible_label(gp(ring.widget), words)
+        }
         let more = HomeTexts.detail(status, now: now, time: model.time)
         UI.setText(detail, more)
         UI.show(detail, !more.isEmpty)
@@ -136,7 +135,11 @@ final class HomeView {
         UI.show(start, state == "waiting" || state == "snoozed" || state == "due")
         var snoozeLength: UInt32 = 300
         if case .uint(let v)? = status.settings[.snoozeDuration] { snoozeLength = v }
-        gtk_button_set_label(icare_button(gp(snooze)), HomeTexts.snooze(snoozeLength))
+        let snoozeText = HomeTexts.snooze(snoozeLength)
+        if snoozeText != snoozeWords {
+            snoozeWords = snoozeText
+            gtk_button_set_label(icare_button(gp(snooze)), snoozeText)
+        }
         UI.show(snooze, state == "due")
         UI.show(skip, state == "due" || state == "break")
         UI.show(resume, userPaused)

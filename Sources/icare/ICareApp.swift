@@ -32,6 +32,7 @@ final class ICareApp {
             gtk_window_present(icare_window(gp(window)))
             return
         }
+        BenchHook.mark("activate")
         let window = adw_application_window_new(icare_gtk_application(gp(application)))!
         self.window = window
         gtk_window_set_title(icare_window(gp(window)), HomeTexts.appName)
@@ -68,6 +69,7 @@ final class ICareApp {
         gtk_widget_set_vexpand(overlay, 1)
         adw_application_window_set_content(icare_adw_application_window(gp(window)), content)
         gtk_window_present(icare_window(gp(window)))
+        BenchHook.mark("presented")
         BenchHook.watch(window)
     }
 

@@ -1,7 +1,7 @@
 extension AppRig {
     /// The accessibility side, in python3 with gir1.2-atspi-2.0:
     /// `count` (wakes the registry), `tree` (the app's windows as JSON: every
-    /// visible element with its role, name and place), `press ROLE NAME [WITHIN]`
+    /// visible element with its role, name, description and place), `press ROLE NAME [WITHIN]`
     /// (the element's first action: "click" for buttons, "toggle" for switches; WITHIN names an ancestor), `value ROLE NAME V`
     /// (sets a spin button or slider through the Value interface),
     /// `focus ROLE NAME` (gives it the keyboard focus).
@@ -33,7 +33,7 @@ extension AppRig {
                 place = {}  # no Component interface (a GtkStackPage): no place, its children still count
             if place and place['w'] <= 0 and place['h'] <= 0:
                 return  # not on screen: a stack's other pages
-            item = dict(place, role=a.get_role_name(), name=a.get_name() or '')
+            item = dict(place, role=a.get_role_name(), name=a.get_name() or '', description=a.get_description() or '')
             states = a.get_state_set()
             if item['role'] in ('check box', 'toggle button', 'radio button'):
                 item['checked'] = states.contains(Atspi.StateType.CHECKED)

@@ -5,6 +5,8 @@ import TestSupport
 struct Element: CustomStringConvertible {
     let role: String
     let name: String
+    /// The accessible description (the ring's countdown).
+    var detail = ""
     let x: Int, y: Int, w: Int, h: Int
     /// A switch's or toggle's state (nil: not checkable).
     var checked: Bool? = nil
@@ -13,7 +15,7 @@ struct Element: CustomStringConvertible {
     var focused = false
     /// A spin button's value (nil: none).
     var value: Double? = nil
-    var description: String { "\(role) '\(name)'" + (checked.map { $0 ? " on" : " off" } ?? "") + (value.map { " \($0)" } ?? "") }
+    var description: String { "\(role) '\(name)'" + (detail.isEmpty ? "" : " (\(detail))") + (checked.map { $0 ? " on" : " off" } ?? "") + (value.map { " \($0)" } ?? "") }
 }
 
 /// The real app (`icare`) on a headless display against the real icared on a
@@ -35,9 +37,11 @@ final class AppRig: @unchecked Sendable {
     private(set) var sway: HeadlessSway?
 
     /// `startService: false` leaves icared off (the app then activates it through `bus`, or says it is absent).
+    /// `sharedEnvironment` goes to icared, the app and every client (a faked clock for them all).
     init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
-         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], startApp: Bool = true, wayland: Bool = false) throws {
-        service = try ServiceHarness(config: config, bus: bus, start: false)
+         bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], sharedEnvironment: [String: String] = [:],
+         startApp: Bool = true, wayland: Bool = false) throws {
+        service = try ServiceHarness(config: config, environment: sharedEnvironment, bus: bus, start: false)
         work = service.home.appendingPathComponent("desktop")
         self.appEnvironment = appEnvironment
         do {
@@ -145,7 +149,7 @@ final class AppRig: @unchecked Sendable {
         return json.map { window in
             window.map { e in
                 func int(_ k: String) -> Int { (e[k] as? NSNumber)?.intValue ?? -1 }
-                return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"),
+                return Element(role: e["role"] as? String ?? "", name: e["name"] as? String ?? "", detail: e["description"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"),
                                checked: e["checked"] as? Bool, sensitive: e["sensitive"] as? Bool ?? true,
                                focusable: e["focusable"] as? Bool ?? false, focused: e["focused"] as? Bool ?? false, value: (e["value"] as? NSNumber)?.doubleValue)
             }
