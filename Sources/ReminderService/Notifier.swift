@@ -37,35 +37,36 @@ final class Notifier {
     static let path = ObjectPath("/org/freedesktop/Notifications")
     static let interface = InterfaceName("org.freedesktop.Notifications")
 
-    // Internal, not private, where Notifier+Countdown.swift (the tick, the log instead of a server) uses them.
-    private let bus: Connection
+    // Internal, not private, where Notifier+Countdown.swift (the tick, the log instead of a server) and
+    // Notifier+Server.swift (a new server, its signals) use them.
+    let bus: Connection
     let loop: EventLoop
     let log: Log
     private let icon: NotificationIcon
-    private let memo: NotificationMemo?
+    let memo: NotificationMemo?
     var onAction: ((Action) -> Void)?
     /// Runs when the server's profile becomes known or goes (who plays the sounds may change).
     var onProfileChange: (() -> Void)?
 
-    private var owner: String?
+    var owner: String?
     /// How to draw on this server; nil until its `GetServerInformation` and `GetCapabilities` replies.
     var profile: NotificationProfile?
     /// Counts server changes: a reply from an earlier server is stale.
-    private var generation = 0
+    var generation = 0
     /// Our notification's id on the server (0: none), remembered in the runtime folder.
-    private var id: UInt32 = 0 {
+    var id: UInt32 = 0 {
         didSet { if id != oldValue { remember() } }
     }
     /// The id a killed predecessor left on this server: replaced by what is wanted, or closed.
-    private var adopted = false
+    var adopted = false
     /// The id of the view the person dismissed (its buttons may still be used: dunst's menu).
-    private var dismissedID: UInt32 = 0
+    var dismissedID: UInt32 = 0
     /// What was last sent under `id` (set when the call goes out).
-    private var shown: View = .none
+    var shown: View = .none
     /// What was last sent (the reminder's text follows the settings).
     private var lastContent: NotificationContent?
     /// What the server had answered for under `id` before the call now out.
-    private var confirmed: View = .none
+    var confirmed: View = .none
     var inFlight = false
     var wanted: View = .none
     /// A view the person dismissed: not shown again until the view changes.
@@ -75,15 +76,15 @@ final class Notifier {
     /// Whether `refused` is the server's answer (not a server that went away).
     private var refusedByServer = false
     /// When the same words last went out; what must wait for a second.
-    private let pace: NotificationPace
+    let pace: NotificationPace
     var settings = Settings()
     /// Do-not-disturb or busy: the server is asked for silence instead of `sound-name` (Daemon+Sound sets it).
     var muted = false
     var ticker: EventSource?
     private var watches: [AnyObject] = []
-    private var saidNoServer = false
+    var saidNoServer = false
     /// Whether the name watch has reported the server (or its absence) yet.
-    private var ownerKnown = false
+    var ownerKnown = false
     /// The last view written to the log for want of a server.
     var logged: View = .none
     /// The next break's local time for "break complete", if one is planned.
@@ -164,7 +165,7 @@ final class Notifier {
 
     // MARK: reconciling
 
-    private func reconcile() {
+    func reconcile() {
         guard owner != nil, let profile, !inFlight, statusKnown else { return }
         if case .countdown(let ends) = wanted, wanted == refused, refusedByServer, wanted != dismissed {
             // Refused: the next tick tries again, with the next second's words.
@@ -277,106 +278,6 @@ final class Notifier {
             }
             // The state may have moved on while the call was out.
             self.reconcile()
-        }
-    }
-
-    // MARK: the server
-
-    private func serverChanged(_ newOwner: String?) {
-        generation += 1
-        // What a killed predecessor left on this very server (read before the id is reset).
-        let left = memo?.load()
-        id = 0
-        owner = newOwner
-        profile = nil
-        adopted = false
-        dismissedID = 0
-        shown = .none
-        confirmed = .none
-        inFlight = false
-        refused = nil
-        pace.forget()
-        stopTicker()
-        // A server that comes later gets what is due or running, not an old brief notice.
-        if wanted.isBrief { wanted = .none }
-        ownerKnown = true
-        guard newOwner != nil else {
-            if !saidNoServer {
-                log.notice("No notification server on the session bus; reminders go out as BreakDue signals and appear in this log.")
-                saidNoServer = true
-            }
-            // What was on screen went with the server: the log shows it now.
-            logInstead(wanted)
-            onProfileChange?()
-            return
-        }
-        saidNoServer = false
-        let askedOn = generation
-        call("GetServerInformation") { [weak self] info in
-            guard let self, askedOn == self.generation else { return }
-            let name = info?.first?.string ?? ""
-            self.call("GetCapabilities") { [weak self] caps in
-                guard let self, askedOn == self.generation else { return }
-                let capabilities = Set(caps?.first?.strings ?? [])
-                let profile = NotificationProfile(name: name, capabilities: capabilities)
-                self.profile = profile
-                self.onProfileChange?()
-                self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
-                if let left, left.server == newOwner, self.id == 0 {
-                    self.id = left.id
-                    self.adopted = true
-                    self.log.info("Notification \(left.id), left on screen by an earlier icared, is replaced or closed.")
-                }
-                self.reconcile()
-            }
-        }
-    }
-
-    /// Calls a method of the server without arguments; `done` gets its reply's arguments, or nil.
-    private func call(_ member: String, _ done: @escaping ([DBusValue]?) -> Void) {
-        bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
-                             member: MemberName(member))) { result in
-            if case .success(let reply) = result { done(try? reply.arguments()) } else { done(nil) }
-        }
-    }
-
-    private func actionInvoked(_ m: Message) {
-        guard let args = try? m.arguments(), args.count == 2, let nid = args[0].uint32, let key = args[1].string,
-              nid != 0 else { return }
-        let view: View
-        if nid == id && !adopted {
-            // A click on what the server showed before a call now out is stale: the state has moved on.
-            if inFlight && confirmed != shown { return }
-            view = shown
-        } else if nid == dismissedID, dismissed == wanted, let d = dismissed {
-            // A button of the dismissed bubble (dunst's menu), while its view is still what the state asks for.
-            view = d
-        } else {
-            return
-        }
-        switch (view, key) {
-        case (.reminder, "default"), (.reminder, "start"): onAction?(.start)
-        case (.reminder, "snooze"): onAction?(.snooze)
-        case (.reminder, "skip"): onAction?(.skip)
-        case (.countdown, "end"): onAction?(.endBreak)
-        default: break
-        }
-    }
-
-    private func notificationClosed(_ m: Message) {
-        guard let args = try? m.arguments(), args.count == 2, let nid = args[0].uint32, let reason = args[1].uint32,
-              nid == id, nid != 0 else { return }
-        // The server answers in order: a close seen while a Notify is out is about what it showed before.
-        let closed = inFlight ? confirmed : shown
-        id = 0
-        adopted = false
-        confirmed = .none
-        if !inFlight { shown = .none }
-        // Expired (1) or dismissed by the person (2): not a decision, but not pushed again either.
-        if (reason == 1 || reason == 2) && closed == wanted && closed != .none {
-            dismissed = closed
-            dismissedID = nid
-            reconcile()
         }
     }
 }
