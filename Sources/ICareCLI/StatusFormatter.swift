@@ -159,14 +159,7 @@ public struct StatusFormatter: Sendable {
             return trn("Time for a break: look at something 20 feet (6 m) away for %d second",
                        "Time for a break: look at something 20 feet (6 m) away for %d seconds", Int(s.breakDuration), s.breakDuration)
         case "break": return tr("On a break until %s", time.clockSeconds(s.breakEnds))
-        case "paused":
-            switch s.pauseReason {
-            case "dnd": return tr("Paused while do not disturb is on")
-            case "locked": return tr("Paused while the screen is locked")
-            case "busy": return tr("Paused during a call or video")
-            default:
-                return s.pausedUntil > 0 ? tr("Paused until %s", time.clock(s.pausedUntil, relativeTo: now)) : tr("Paused until you resume")
-            }
+        case "paused": return s.pauseSentence(time: time, now: now)
         case "inactive": return next.isEmpty ? tr("Outside the active hours") : tr("Outside the active hours; next break %s", next)
         default: return tr("State: %s", s.state)
         }

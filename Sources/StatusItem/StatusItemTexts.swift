@@ -3,7 +3,7 @@ import Localization
 
 /// The words of the status item: its tooltip, label and menu. Short and
 /// friendly; every one goes through gettext.
-enum StatusItemTexts {
+public enum StatusItemTexts {
     static let title = "iCare"
 
     /// The text beside the icon: the time to the next break, or the break's seconds.
@@ -85,16 +85,16 @@ enum StatusItemTexts {
         // TRANSLATORS: the first menu item while a break is due; a click starts it.
         status.state == .due ? tr("Time for an eye break — start now") : headline(status, clock: clock)
     }
-    static var startBreak: String { tr("Start break now") }
-    static func snooze(seconds: UInt32) -> String {
+    public static var startBreak: String { tr("Start break now") }
+    public static func snooze(seconds: UInt32) -> String {
         // TRANSLATORS: a menu item; min is minutes.
         seconds % 60 == 0 ? tr("Snooze %d min", seconds / 60) : tr("Snooze %d s", seconds)
     }
-    static var skip: String { tr("Skip this break") }
-    static var pause30: String { tr("Pause for 30 min") }
-    static var pause60: String { tr("Pause for 1 hour") }
-    static var pauseUntilResumed: String { tr("Pause until resumed") }
-    static var resume: String { tr("Resume") }
+    public static var skip: String { tr("Skip this break") }
+    public static var pause30: String { tr("Pause for 30 min") }
+    public static var pause60: String { tr("Pause for 1 hour") }
+    public static var pauseUntilResumed: String { tr("Pause until resumed") }
+    public static var resume: String { tr("Resume") }
     static func tally(_ status: ReminderStatus) -> String {
         tr("Today: %d completed, %d skipped", status.completedToday, status.skippedToday)
     }

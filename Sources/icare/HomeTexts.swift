@@ -1,6 +1,7 @@
 import ReminderCore
 import ReminderClient
 import Localization
+import StatusItem
 
 /// The words of the app's home view. Many are the panel menu's and
 /// icarectl's own (the same msgids, so the same Dutch); short and honest.
@@ -14,14 +15,7 @@ enum HomeTexts {
         case "snoozed": return tr("Snoozed until %s", time.clock(s.nextBreak, relativeTo: now))
         case "due": return tr("Time for an eye break")
         case "break": return tr("Break until %s", time.clockSeconds(s.breakEnds))
-        case "paused":
-            switch s.pauseReason {
-            case "dnd": return tr("Paused while do not disturb is on")
-            case "locked": return tr("Paused while the screen is locked")
-            case "busy": return tr("Paused during a call or video")
-            default:
-                return s.pausedUntil > 0 ? tr("Paused until %s", time.clock(s.pausedUntil, relativeTo: now)) : tr("Paused until you resume")
-            }
+        case "paused": return s.pauseSentence(time: time, now: now)
         case "inactive":
             let today = time.calendar.local(now).date
             if s.settings[.weekdaysOnly] == .bool(true), today.weekday == 0 || today.weekday == 6 {
@@ -67,15 +61,14 @@ enum HomeTexts {
         }
     }
 
-    static var startBreak: String { tr("Start break now") }
-    static func snooze(_ seconds: UInt32) -> String {
-        seconds % 60 == 0 ? tr("Snooze %d min", seconds / 60) : tr("Snooze %d s", seconds)
-    }
-    static var skip: String { tr("Skip this break") }
-    static var pause30: String { tr("Pause for 30 min") }
-    static var pause60: String { tr("Pause for 1 hour") }
-    static var pauseUntilResumed: String { tr("Pause until resumed") }
-    static var resume: String { tr("Resume") }
+    // The actions are the panel menu's, word for word.
+    static var startBreak: String { StatusItemTexts.startBreak }
+    static func snooze(_ seconds: UInt32) -> String { StatusItemTexts.snooze(seconds: seconds) }
+    static var skip: String { StatusItemTexts.skip }
+    static var pause30: String { StatusItemTexts.pause30 }
+    static var pause60: String { StatusItemTexts.pause60 }
+    static var pauseUntilResumed: String { StatusItemTexts.pauseUntilResumed }
+    static var resume: String { StatusItemTexts.resume }
     static var preferences: String { tr("Preferences") }
 
     static var today: String { tr("Today") }
