@@ -93,7 +93,8 @@ import TestSupport
             // No AT-SPI event tells when sway has given the new window the keyboard: half a second for it.
             Thread.sleep(forTimeInterval: 0.5)
             try rig.keys(Array(repeating: "Tab", count: k) + ["Return"])
-            _ = waitUntil(timeout: 2) { (try? s.string("State")) != "waiting" || ((try? rig.preferences()) ?? []).count > 0 }
+            // The preferences window is built on its first use: on a loaded machine that takes seconds.
+            _ = waitUntil(timeout: 8) { (try? s.string("State")) != "waiting" || ((try? rig.preferences()) ?? []).count > 0 }
             let state = try s.string("State")
             if state == "break" { reached.insert("Start break now") }
             if state == "paused" {
