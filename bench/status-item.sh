@@ -25,6 +25,13 @@ dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/de
 pids+=($!)
 for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
 export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
+# The status item lives on a connection of its own that owns no well-known name
+# (Sources/StatusItem): the unique name of icared's connection serving it.
+item_owner() {
+  busctl --user list --no-legend 2>/dev/null | awk -v p="$1" '$1 ~ /^:/ && $2 == p {print $1}' | while read -r n; do
+    busctl --user introspect "$n" /StatusNotifierItem org.kde.StatusNotifierItem >/dev/null 2>&1 && { echo "$n"; break; }
+  done || true
+}
 owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s "$1" 2>/dev/null | grep -q true; }
 
 XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" "$bin/icared" --log-stderr 2>>"$work/icared.log" &
@@ -41,7 +48,8 @@ rss_none=$(rss)
 
 "$bin/icare-bench" watcher $(( IDLE + 4 )) >"$work/watcher.txt" &
 pids+=($!)
-for _ in $(seq 500); do owned "org.kde.StatusNotifierItem-$icared-1" && break; sleep 0.01; done
+for _ in $(seq 500); do [ -n "$(item_owner "$icared")" ] && break; sleep 0.01; done
+[ -n "$(item_owner "$icared")" ] || { echo "status-item.sh: the status item never came" >&2; exit 1; }
 sleep 2
 v0=$(ctx voluntary_ctxt_switches); n0=$(ctx nonvoluntary_ctxt_switches); sleep "$IDLE"
 shown=$(( $(ctx voluntary_ctxt_switches) - v0 )); shown_pre=$(( $(ctx nonvoluntary_ctxt_switches) - n0 ))
