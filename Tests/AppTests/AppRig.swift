@@ -232,12 +232,12 @@ final class AppRig: @unchecked Sendable {
     }
 
     /// A screenshot of the main window (ImageMagick's `import` of its X window) as PPM at `path`.
-    func windowShot(to path: String) throws -> PPM {
+    func windowShot(to path: String) throws -> Screenshot {
         let found = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^iCare$"], environment: environment)
         guard found.status == 0, let id = found.stdout.split(separator: "\n").first else { throw HarnessError("no iCare window: \(found)") }
         let r = try Subprocess.run(["import", "-window", String(id), "-depth", "8", "ppm:" + path], environment: environment)
         guard r.status == 0 else { throw HarnessError("import failed: \(r)") }
-        return try PPM(file: path)
+        return try Screenshot(file: path)
     }
 
     /// Presses keys on sway's virtual keyboard, in one go (wtype -k …: real input for the compositor

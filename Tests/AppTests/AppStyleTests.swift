@@ -40,23 +40,3 @@ import TestSupport
         }
     }
 }
-
-/// An RGB picture in binary PPM (P6, 8 bits), as ImageMagick writes it.
-struct PPM {
-    let width: Int, height: Int, rgb: [UInt8]
-
-    init(file path: String) throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var fields: [String] = [], i = 0, current = ""
-        while fields.count < 4 && i < bytes.count {
-            let c = bytes[i]
-            if c == 0x20 || c == 0x0A { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(Character(UnicodeScalar(c))) }
-            i += 1
-        }
-        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255",
-              bytes.count - i == w * h * 3 else { throw HarnessError("\(path) is not a binary PPM (P6, 8 bits)") }
-        width = w; height = h; rgb = Array(bytes[i...])
-    }
-
-    func pixel(_ x: Int, _ y: Int) -> [UInt8] { let k = (y * width + x) * 3; return Array(rgb[k..<k + 3]) }
-}

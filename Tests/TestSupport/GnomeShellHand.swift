@@ -12,24 +12,12 @@ import Foundation
 /// the top-left one, GNOME's hot corner). One command a line on stdin; each
 /// answers `ok` after a round trip to the shell, so it has been handled.
 public final class GnomeShellHand: @unchecked Sendable {
-    private let process: Process
-    private let input = Pipe(), output = Pipe(), errors = Pipe()
-    private let file: URL
+    private let client: LineClient
     public static let escape = 0xff1b, left = 0x110, right = 0x111
 
     public init(environment: [String: String]) throws {
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("icare-gnome-hand-\(UUID().uuidString).py")
-        try Self.script.write(to: file, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [file.path]
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = errors
-        try Subprocess.launch(p)
-        process = p
-        try expect("ready")
+        client = try LineClient(script: Self.script, name: "the remote-desktop client",
+                                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, timeout: 15)
     }
 
     /// Moves the pointer to (x, y) of the 1280×800 screen: into the bottom-right corner, then back.
@@ -61,30 +49,9 @@ public final class GnomeShellHand: @unchecked Sendable {
     /// The whole screen as a PNG at `path`.
     public func screenshot(_ path: String) throws { try send("shot " + path) }
 
-    private func send(_ command: String) throws {
-        guard process.isRunning else { throw HarnessError("the remote-desktop client is gone: \(stderrText())") }
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
-        try expect("ok")
-    }
+    private func send(_ command: String) throws { try client.send(command) }
 
-    private func expect(_ answer: String) throws {
-        guard let line = Subprocess.firstLine(of: output, timeout: 15), line == answer else {
-            Subprocess.kill9(process)
-            throw HarnessError("the remote-desktop client did not answer \(answer): \(stderrText())")
-        }
-    }
-
-    private func stderrText() -> String {
-        if process.isRunning { return "(still running)" }
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    public func stop() {
-        Subprocess.kill9(process)
-        try? FileManager.default.removeItem(at: file)
-    }
-
-    deinit { stop() }
+    public func stop() { client.stop() }
 
     static let script = #"""
 import sys

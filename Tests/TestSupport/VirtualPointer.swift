@@ -10,9 +10,7 @@ import Foundation
 /// on stdin, answering `ok` after a `wl_display.sync` round trip, so the
 /// compositor has handled the event when a call here returns.
 public final class VirtualPointer: @unchecked Sendable {
-    private let process: Process
-    private let input = Pipe(), output = Pipe(), errors = Pipe()
-    private let file: URL
+    private let client: LineClient
     /// The headless output's size (HeadlessSway's config): the extent of absolute motion.
     private let width: Int, height: Int
 
@@ -29,18 +27,9 @@ public final class VirtualPointer: @unchecked Sendable {
     public init(socket: String, width: Int = 640, height: Int = 480, kind: Kind = .wlroots) throws {
         self.width = width
         self.height = height
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("icare-virtual-pointer-\(UUID().uuidString).py")
-        try Self.script.write(to: file, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [file.path]
-        p.environment = ["WAYLAND_DISPLAY": socket, "PATH": "/usr/bin:/bin", "ICARE_POINTER": kind.rawValue]
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = errors
-        try Subprocess.launch(p)
-        process = p
-        try expect("ready")
+        client = try LineClient(script: Self.script, name: "the virtual pointer",
+                                environment: ["WAYLAND_DISPLAY": socket, "PATH": "/usr/bin:/bin", "ICARE_POINTER": kind.rawValue],
+                                timeout: 10)
     }
 
     /// Moves the pointer to (x, y) on the output.
@@ -57,30 +46,9 @@ public final class VirtualPointer: @unchecked Sendable {
 
     public static let left = 0x110, right = 0x111
 
-    private func send(_ command: String) throws {
-        guard process.isRunning else { throw HarnessError("the virtual pointer is gone: \(stderrText())") }
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
-        try expect("ok")
-    }
+    private func send(_ command: String) throws { try client.send(command) }
 
-    private func expect(_ answer: String) throws {
-        guard let line = Subprocess.firstLine(of: output, timeout: 10), line == answer else {
-            Subprocess.kill9(process)
-            throw HarnessError("the virtual pointer did not answer \(answer): \(stderrText())")
-        }
-    }
-
-    private func stderrText() -> String {
-        if process.isRunning { return "(still running)" }
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    public func stop() {
-        Subprocess.kill9(process)
-        try? FileManager.default.removeItem(at: file)
-    }
-
-    deinit { stop() }
+    public func stop() { client.stop() }
 
     /// The client. Message layout from wayland.xml's wire format (object id,
     /// then size << 16 | opcode, then the arguments, native-endian 32-bit
