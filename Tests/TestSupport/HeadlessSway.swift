@@ -79,6 +79,27 @@ public final class HeadlessSway: @unchecked Sendable {
     /// sway's log so far.
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// The app id (Wayland) or class (X11) of the window that has sway's
+    /// focus, from its IPC (`swaymsg -t get_tree`); nil when no window has it.
+    /// The keyboard goes where this says: sway sends the window
+    /// `wl_keyboard.enter` as it focuses it.
+    public func focusedApp() -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }),
+              let r = try? Subprocess.run(["swaymsg", "-s", runtimeDirectory + "/" + ipc, "-r", "-t", "get_tree"], timeout: 10),
+              r.status == 0, let tree = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) else { return nil }
+        func focused(_ node: Any) -> [String: Any]? {
+            guard let node = node as? [String: Any] else { return nil }
+            if node["focused"] as? Bool == true, node["pid"] != nil { return node }
+            for key in ["nodes", "floating_nodes"] {
+                for child in node[key] as? [Any] ?? [] { if let hit = focused(child) { return hit } }
+            }
+            return nil
+        }
+        guard let window = focused(tree) else { return nil }
+        return window["app_id"] as? String ?? (window["window_properties"] as? [String: Any])?["class"] as? String
+    }
+
     /// Types `text` with `wtype` (a virtual keyboard: real input for the compositor).
     public func type(_ text: String) throws {
         let r = try Subprocess.run(["wtype", text], environment: ["WAYLAND_DISPLAY": socket], timeout: 10)
