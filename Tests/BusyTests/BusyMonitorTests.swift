@@ -42,10 +42,8 @@ final class BusyHarness: @unchecked Sendable {
 
     func waitFor(_ expected: String) throws -> Bool { try waitUntil { try state() == expected } }
 
-    func appear(_ fake: FakeBusProgram) throws {
-        let address = bus.address
-        try loop.sync { [self] in try fake.appear(address: address, loop: loop.loop) }
-    }
+    /// Puts a fake on the bus, on the loop thread, which ends it when the harness goes.
+    func appear(_ fake: FakeBusProgram) throws { try fake.appear(on: loop, address: bus.address) }
 
     func vanish(_ fake: FakeBusProgram) throws { try loop.sync { fake.vanish() } }
 

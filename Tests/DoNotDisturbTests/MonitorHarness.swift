@@ -16,7 +16,6 @@ final class MonitorHarness: @unchecked Sendable {
     // Touched only on the loop thread.
     private var connection: Connection?
     private(set) var monitor: DndMonitor?
-    private var fakes: [FakeServer] = []
 
     /// `dconfPath` defaults to a file inside a folder that does not exist.
     init(bus: PrivateBus? = nil, dconfPath: String? = nil) throws {
@@ -42,14 +41,8 @@ final class MonitorHarness: @unchecked Sendable {
         }
     }
 
-    /// Puts a fake provider on the bus (its own connection, on the loop thread).
-    func appear(_ fake: FakeServer) throws {
-        let address = bus.address
-        try loop.sync { [self] in
-            try fake.appear(address: address, loop: loop.loop)
-            if !fakes.contains(where: { $0 === fake }) { fakes.append(fake) }
-        }
-    }
+    /// Puts a fake provider on the bus (its own connection, on the loop thread, which ends it at `stop`).
+    func appear(_ fake: FakeServer) throws { try fake.appear(on: loop, address: bus.address) }
 
     /// Runs `body` on the loop thread (to drive fakes or read the monitor).
     func sync<T>(_ body: @escaping () throws -> T) throws -> T { try loop.sync(body) }
@@ -89,8 +82,6 @@ final class MonitorHarness: @unchecked Sendable {
     /// Tears down the monitor, the fakes and the loop, leaving the bus to whoever shares it.
     func stopKeepingBus() {
         _ = try? loop.sync { [self] in
-            for fake in fakes { fake.vanish() }
-            fakes.removeAll()
             monitor = nil
             connection?.close()
             connection = nil

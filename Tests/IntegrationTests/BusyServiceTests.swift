@@ -43,7 +43,7 @@ import LoopSupport
         defer { desktop.stop() }
         let session = FakeGnomeSession()
         let address = s.bus.address
-        try desktop.sync { try session.appear(address: address, loop: desktop.loop) }
+        try session.appear(on: desktop, address: address)
         try s.start(arguments: ["--log-stderr", "--debug", "--time-scale", "600"])
         #expect(try s.property("Busy") == "b false")
         #expect(try s.string("BusySource") == "" && s.string("BusyReason") == "")
@@ -85,7 +85,7 @@ import LoopSupport
         defer { desktop.stop() }
         let session = FakeGnomeSession()
         let address = s.bus.address
-        try desktop.sync { try session.appear(address: address, loop: desktop.loop) }
+        try session.appear(on: desktop, address: address)
         try s.start()
         // gdbus leaves the bus as soon as it has the answer: gnome-session drops the inhibitor with it.
         let r = try Subprocess.run(["gdbus", "call", "--session", "--dest", "org.gnome.SessionManager", "--object-path", "/org/gnome/SessionManager",

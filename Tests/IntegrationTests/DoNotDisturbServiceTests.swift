@@ -590,7 +590,6 @@ final class DndDconfRig: @unchecked Sendable {
 final class DndBusRig: @unchecked Sendable {
     let service: ServiceHarness
     let loop: LoopThread
-    private var fakes: [FakeBusProgram] = []          // loop thread only
     private var children: [Process] = []
 
     init(config: String? = nil, state: String? = nil, environment: [String: String] = [:]) throws {
@@ -603,14 +602,8 @@ final class DndBusRig: @unchecked Sendable {
         loop.start()
     }
 
-    /// Puts a fake on the bus (again, after `vanish`), on the loop thread.
-    func appear(_ fake: FakeBusProgram) throws {
-        let address = service.bus.address
-        try loop.sync { [self] in
-            try fake.appear(address: address, loop: loop.loop)
-            if !fakes.contains(where: { $0 === fake }) { fakes.append(fake) }
-        }
-    }
+    /// Puts a fake on the bus (again, after `vanish`), on the loop thread, which ends it at `stop`.
+    func appear(_ fake: FakeBusProgram) throws { try fake.appear(on: loop, address: service.bus.address) }
 
     /// Runs `body` on the loop thread (fakes are touched only there).
     func sync<T>(_ body: @escaping () throws -> T) throws -> T { try loop.sync(body) }
@@ -654,10 +647,6 @@ final class DndBusRig: @unchecked Sendable {
 
     /// Fakes leave the bus, the loop stops, children and icared are killed, the bus goes.
     func stop() {
-        _ = try? loop.sync { [self] in
-            for fake in fakes { fake.vanish() }
-            fakes.removeAll()
-        }
         loop.stop()
         for child in children.reversed() { Subprocess.kill9(child) }
         service.stop()

@@ -15,8 +15,7 @@ import LoopSupport
         let s = try ServiceHarness(start: false)
         let desktop = try LoopThread()
         desktop.start()
-        let address = s.bus.address
-        try desktop.sync { try shell.appear(address: address, loop: desktop.loop) }
+        try shell.appear(on: desktop, address: s.bus.address)
         try s.start()
         #expect(waitUntil { s.log.contains("GNOME Shell's break manager is on the session bus") }, "log:\n\(s.log)")
         return (s, desktop)

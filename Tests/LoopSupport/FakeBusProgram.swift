@@ -29,6 +29,16 @@ open class FakeBusProgram {
         connection = c
     }
 
+    /// Appears on `thread`'s loop, from another thread; the thread keeps the
+    /// fake until it stops and makes it vanish there, on the loop thread, so
+    /// its connection never ends on a test's thread while the loop runs.
+    public func appear(on thread: LoopThread, address: String) throws {
+        try thread.sync {
+            try self.appear(address: address, loop: thread.loop)
+            thread.keepUntilStop(self) { self.vanish() }
+        }
+    }
+
     /// Leaves the bus; the name goes with the connection.
     public func vanish() {
         connection?.close()

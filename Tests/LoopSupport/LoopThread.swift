@@ -4,6 +4,13 @@ import TestSupport
 
 /// Runs an sd-event loop on its own thread for tests; everything touching
 /// its connections happens on that thread, through `perform` or `sync`.
+///
+/// Objects whose sources live on the loop (a fake program's connection) must
+/// also end on that thread: released by a test's last reference on the test's
+/// own thread while the loop runs, a connection would be closed under the
+/// loop's feet, and a call being dispatched into the dying fake would read a
+/// destroyed object. `keepUntilStop` hands such an object to the thread,
+/// which ends it on the loop when `stop` is called, before the loop exits.
 public final class LoopThread: @unchecked Sendable {
     public let loop: EventLoop
     private let lock = NSLock()
@@ -11,6 +18,9 @@ public final class LoopThread: @unchecked Sendable {
     private var wake: EventSource?
     private var pipeFDs: [Int32] = [0, 0]
     private let finished = DispatchSemaphore(value: 0)
+    private var thread: pthread_t?                                  // under lock
+    private var stopped = false                                     // under lock
+    private var kept: [ObjectIdentifier: () -> Void] = [:]          // loop thread only
 
     public init() throws {
         loop = try EventLoop()
@@ -29,6 +39,9 @@ public final class LoopThread: @unchecked Sendable {
 
     public func start() {
         Thread { [self] in
+            self.lock.lock()
+            self.thread = pthread_self()
+            self.lock.unlock()
             _ = try? self.loop.run()
             self.finished.signal()
         }.start()
@@ -45,6 +58,8 @@ public final class LoopThread: @unchecked Sendable {
 
     /// Runs `body` on the loop thread and returns its result.
     public func sync<T>(_ body: @escaping () throws -> T) throws -> T {
+        // Already on the loop (a harness released by a job's closure): waiting for itself would stall.
+        if onLoopThread { return try body() }
         let done = DispatchSemaphore(value: 0)
         let result = Box<Result<T, Error>?>(nil)
         perform {
@@ -57,9 +72,36 @@ public final class LoopThread: @unchecked Sendable {
         return try r.get()
     }
 
-    /// Ends the loop and waits for its thread, so nothing outlives the test.
+    /// Whether the caller runs on the loop's thread.
+    public var onLoopThread: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
+
+    /// Keeps `object` until `stop`, which runs `end` on the loop thread before
+    /// the loop exits (once per object; a later call replaces `end`). Call on
+    /// the loop thread.
+    public func keepUntilStop(_ object: AnyObject, end: @escaping () -> Void) {
+        kept[ObjectIdentifier(object)] = { withExtendedLifetime(object) { end() } }
+    }
+
+    /// Ends what it keeps, then the loop, on the loop thread, and waits for
+    /// the thread, so nothing outlives the test.
     public func stop() {
-        perform { [loop] in loop.exit(0) }
+        lock.lock()
+        let again = stopped
+        stopped = true
+        lock.unlock()
+        guard !again else { return }
+        let ending = { [self] in
+            let ends = kept
+            kept.removeAll()
+            ends.values.forEach { $0() }
+            loop.exit(0)
+        }
+        if onLoopThread { return ending() }
+        perform(ending)
         _ = finished.wait(timeout: .now() + 10)
     }
 }
