@@ -70,6 +70,7 @@ test_packages="
   pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
   valgrind binutils
+  gdb
   plasma-workspace plasma-desktop kwin-x11 breeze
   kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
   gnome-shell gnome-shell-extension-appindicator gjs
@@ -118,6 +119,8 @@ test_packages="
 #                                             a camera or a screen cast in use (PipeWireBusyTests)
 #   valgrind binutils                         scripts/hot-functions: callgrind records what icared
 #                                             runs; objcopy, nm
+#   gdb                                       scripts/crash-report: the stacks of a test process
+#                                             that dumped core (scripts/test prints them)
 #   plasma-workspace plasma-desktop kwin-x11 breeze
 #                                             a real KDE Plasma 5.27 under Xvfb (PlasmaTests):
 #                                             plasmashell's notifications and tray, kded5's watcher
