@@ -241,10 +241,13 @@ final class AppRig: @unchecked Sendable {
     }
 
     /// Presses keys on sway's virtual keyboard, in one go (wtype -k …: real input for the compositor
-    /// and the app; one virtual keyboard for the whole sequence, 50 ms between keys).
+    /// and the app; one virtual keyboard for the whole sequence, 50 ms between keys). A lone Shift
+    /// goes first: on a loaded machine the first key of a new virtual keyboard was often lost (one Tab
+    /// fewer, or no Return, measured in the keyboard test's tries), and a Shift pressed alone does nothing.
     func keys(_ names: [String]) throws {
         guard let sway else { throw HarnessError("keys are typed on sway only") }
-        let r = try Subprocess.run(["wtype", "-d", "50"] + names.flatMap { ["-k", $0] }, environment: ["WAYLAND_DISPLAY": sway.socket], timeout: 20)
+        let r = try Subprocess.run(["wtype", "-d", "50"] + (["Shift_L"] + names).flatMap { ["-k", $0] },
+                                   environment: ["WAYLAND_DISPLAY": sway.socket], timeout: 20)
         guard r.status == 0 else { throw HarnessError("wtype \(names) failed: \(r)") }
     }
 
