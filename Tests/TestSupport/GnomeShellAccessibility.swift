@@ -27,9 +27,13 @@ public struct GnomeShellAccessibility: Sendable {
 
     public init(environment: [String: String]) { self.environment = environment }
 
-    /// Every showing node of the shell, in tree order.
-    public func nodes() throws -> [Node] {
-        let r = try Subprocess.run(["/usr/bin/python3", "-c", Self.script], environment: environment, timeout: 30)
+    /// Every showing node of the shell (or of another program on the session's
+    /// accessibility bus, by its AT-SPI name: `icare` for the app), in tree
+    /// order. GTK 4.8 marks its widgets visible but never showing, so for
+    /// another program the visible ones count.
+    public func nodes(of program: String = "gnome-shell") throws -> [Node] {
+        let state = program == "gnome-shell" ? "SHOWING" : "VISIBLE"
+        let r = try Subprocess.run(["/usr/bin/python3", "-c", Self.script, program, state], environment: environment, timeout: 30)
         guard r.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] else {
             throw HarnessError("reading the accessibility tree failed: \(r)")
         }
@@ -39,6 +43,15 @@ public struct GnomeShellAccessibility: Sendable {
                  x: int($0, "x"), y: int($0, "y"), w: int($0, "w"), h: int($0, "h"),
                  sensitive: ($0["sensitive"] as? Bool) ?? false, checked: ($0["checked"] as? Bool) ?? false)
         }
+    }
+
+    /// The names of the programs on the session's accessibility bus.
+    public func programs() throws -> [String] {
+        let script = "import gi\ngi.require_version('Atspi', '2.0')\nfrom gi.repository import Atspi\n"
+            + "d = Atspi.get_desktop(0)\nprint('\\n'.join((d.get_child_at_index(i).get_name() or '') for i in range(d.get_child_count())))\n"
+        let r = try Subprocess.run(["/usr/bin/python3", "-c", script], environment: environment, timeout: 30)
+        guard r.status == 0 else { throw HarnessError("listing the accessibility bus's programs failed: \(r)") }
+        return r.stdout.split(separator: "\n").map(String.init)
     }
 
     /// The nodes below each node that `isRoot` picks (until the tree climbs back to its depth).
@@ -76,11 +89,15 @@ def visit(a, depth):
         if a is None:
             return
         states = a.get_state_set()
-        if depth > 1 and not states.contains(Atspi.StateType.SHOWING):
+        if depth > 1 and not states.contains(getattr(Atspi.StateType, sys.argv[2])):
             return
-        e = a.get_extents(Atspi.CoordType.SCREEN)
+        try:
+            e = a.get_extents(Atspi.CoordType.SCREEN)
+            place = (e.x, e.y, e.width, e.height)
+        except Exception:
+            place = (-1, -1, -1, -1)  # no Component: an application's root
         out.append({'d': depth, 'role': a.get_role_name(), 'name': a.get_name() or '',
-                    'x': e.x, 'y': e.y, 'w': e.width, 'h': e.height,
+                    'x': place[0], 'y': place[1], 'w': place[2], 'h': place[3],
                     'sensitive': states.contains(Atspi.StateType.SENSITIVE),
                     'checked': states.contains(Atspi.StateType.CHECKED)})
         for i in range(a.get_child_count()):
@@ -91,7 +108,7 @@ def visit(a, depth):
 desktop = Atspi.get_desktop(0)
 for i in range(desktop.get_child_count()):
     app = desktop.get_child_at_index(i)
-    if app is not None and app.get_name() == 'gnome-shell':
+    if app is not None and app.get_name() == sys.argv[1]:
         visit(app, 0)
 json.dump(out, sys.stdout)
 """#
