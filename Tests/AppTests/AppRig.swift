@@ -74,21 +74,11 @@ final class AppRig: @unchecked Sendable {
 
     @discardableResult
     func startGroup(_ arguments: [String], log: String, environment extra: [String: String] = [:]) throws -> Process {
-        let path = work.appendingPathComponent(log).path
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
-        p.arguments = Array(arguments.dropFirst())
         var env = ProcessInfo.processInfo.environment.merging(Subprocess.neutralLocale.merging(environment) { $1 }) { $1 }
         if sway == nil { env.removeValue(forKey: "WAYLAND_DISPLAY") } else { env.removeValue(forKey: "DISPLAY") }
         env.removeValue(forKey: "GTK_A11Y")  // GTK's accessibility on (a host may turn it off)
         for (k, v) in extra { env[k] = v }
-        p.environment = env
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = handle
-        p.standardError = handle
-        try Subprocess.launch(p)
+        let p = try Subprocess.startLogged(arguments, log: work.appendingPathComponent(log).path, environment: env)
         groups.append(p)
         return p
     }
@@ -253,10 +243,7 @@ final class AppRig: @unchecked Sendable {
 
     func stop() {
         service.kill9()
-        for p in groups.reversed() where p.isRunning {
-            kill(-p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-        }
+        for p in groups.reversed() { Subprocess.killGroup(p) }
         groups.removeAll()
         sway?.stop()
         service.stop()

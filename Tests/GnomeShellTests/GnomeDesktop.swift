@@ -79,12 +79,14 @@ final class GnomeDesktop: @unchecked Sendable {
     /// the computer. (Idle for a break's length, icared counts it as a break taken away from the screen, and
     /// GNOME hides banners only after user activity.)
     func waitForState(_ state: String, timeout: TimeInterval = 20) throws {
-        // A small motion every 2 s, and none once the state is reached: a banner that shows then stays
-        // until the next input (GNOME hides it only after activity while it was shown).
+        // A small motion every second, and none once the state is reached: a banner that shows then stays
+        // until the next input (GNOME hides it only after activity while it was shown). With a motion every
+        // 2 s, a loaded machine once saw icared count the person idle for the break's length (a break taken
+        // away) and move the reminder past the wait.
         var lastMotion = Date.distantPast
         let reached = try waitUntil(timeout: timeout, interval: 0.2) {
             if try service.string("State") == state { return true }
-            if Date().timeIntervalSince(lastMotion) > 2 {
+            if Date().timeIntervalSince(lastMotion) > 1 {
                 try shell.pointer().wiggle()
                 lastMotion = Date()
             }

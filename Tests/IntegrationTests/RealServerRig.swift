@@ -82,18 +82,10 @@ final class RealServerRig: @unchecked Sendable {
     }
 
     func startGroup(_ arguments: [String], log: String, environment: [String: String]? = nil) throws -> Process {
-        let handle = try logHandle(log)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
-        p.arguments = Array(arguments.dropFirst())
         var env = ProcessInfo.processInfo.environment.merging(Subprocess.neutralLocale.merging(environment ?? self.environment) { $1 }) { $1 }
         // An X session: dunst would try Wayland first.
         env.removeValue(forKey: "WAYLAND_DISPLAY")
-        p.environment = env
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = handle
-        p.standardError = handle
-        try Subprocess.launch(p)
+        let p = try Subprocess.startLogged(arguments, log: work.appendingPathComponent(log).path, environment: env)
         groups.append(p)
         return p
     }
@@ -218,13 +210,8 @@ final class RealServerRig: @unchecked Sendable {
 
     func stop() {
         service.kill9()
-        for p in groups.reversed() {
-            // The whole group: the server and what it started.
-            if p.isRunning {
-                kill(-p.processIdentifier, SIGKILL)
-                p.waitUntilExit()
-            }
-        }
+        // Each whole group: the server and what it started.
+        for p in groups.reversed() { Subprocess.killGroup(p) }
         groups.removeAll()
         service.stop()
         installed?.remove()

@@ -118,11 +118,8 @@ final class WaylandServerRig: @unchecked Sendable {
 
     func stop() {
         service.kill9()
-        for p in processes.reversed() where p.isRunning {
-            // The whole group: the server and what it started (the accessibility bus and registry).
-            kill(-p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-        }
+        // Each whole group: the server and what it started (the accessibility bus and registry).
+        for p in processes.reversed() { Subprocess.killGroup(p) }
         processes.removeAll()
         sway.stop()
         service.stop()

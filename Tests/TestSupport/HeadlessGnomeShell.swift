@@ -138,17 +138,8 @@ public final class HeadlessGnomeShell: @unchecked Sendable {
 
     /// Starts a child in a process group of its own, in the session's environment, logging to `log`.
     public func startGroup(_ arguments: [String], log: String, environment: [String: String]? = nil) throws -> Process {
-        let path = work.appendingPathComponent(log).path
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
-        p.arguments = Array(arguments.dropFirst())
-        p.environment = ProcessInfo.processInfo.environment.merging(environment ?? self.environment) { $1 }
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = handle
-        p.standardError = handle
-        try Subprocess.launch(p)
+        let p = try Subprocess.startLogged(arguments, log: work.appendingPathComponent(log).path,
+                                           environment: ProcessInfo.processInfo.environment.merging(environment ?? self.environment) { $1 })
         groups.append(p)
         return p
     }
@@ -192,10 +183,7 @@ public final class HeadlessGnomeShell: @unchecked Sendable {
         service.kill9()
         // The session bus's group: dbus-daemon and what it activated (dconf, the notification proxy).
         if service.bus.process.isRunning { kill(-service.bus.process.processIdentifier, SIGKILL) }
-        for p in groups.reversed() where p.isRunning {
-            kill(-p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-        }
+        for p in groups.reversed() { Subprocess.killGroup(p) }
         groups.removeAll()
         service.stop()
         systemBus.stop()

@@ -122,20 +122,10 @@ public final class HeadlessPlasma: @unchecked Sendable {
     /// Starts `arguments` in a process group of its own, its output in `log` (in the session's folder).
     @discardableResult
     public func start(_ arguments: [String], log: String, environment extra: [String: String] = [:]) throws -> Process {
-        let path = directory.appendingPathComponent(log).path
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try Subprocess.which(arguments[0]))
-        p.arguments = Array(arguments.dropFirst())
         var env = ProcessInfo.processInfo.environment.filter { !["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS"].contains($0.key) }
         let session = Subprocess.neutralLocale.merging(environment, uniquingKeysWith: { $1 }).merging(extra, uniquingKeysWith: { $1 })
         for (k, v) in session { env[k] = v }
-        p.environment = env
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = handle
-        p.standardError = handle
-        try Subprocess.launch(p)
+        let p = try Subprocess.startLogged(arguments, log: directory.appendingPathComponent(log).path, environment: env)
         groups.append(p)
         return p
     }
@@ -207,7 +197,7 @@ public final class HeadlessPlasma: @unchecked Sendable {
 
     private func stopAccessibility() throws {
         guard let p = accessibility else { return }
-        killGroup(p)
+        Subprocess.killGroup(p)
         groups.removeAll { $0 === p }
         accessibility = nil
         // On X11 the launcher also writes its bus's address on the root window (AT_SPI_BUS), which
@@ -228,7 +218,7 @@ public final class HeadlessPlasma: @unchecked Sendable {
 
     /// plasmashell ends at once (SIGKILL, as a crash) and its notification name goes.
     public func killPlasmashell() throws {
-        if let p = shell { killGroup(p); groups.removeAll { $0 === p } }
+        if let p = shell { Subprocess.killGroup(p); groups.removeAll { $0 === p } }
         shell = nil
         guard try waitUntil(timeout: 10, interval: 0.05, { try !nameHasOwner("org.freedesktop.Notifications") }) else {
             throw HarnessError("org.freedesktop.Notifications stayed after plasmashell was killed")
@@ -237,15 +227,8 @@ public final class HeadlessPlasma: @unchecked Sendable {
 
     // MARK: stopping
 
-    private func killGroup(_ p: Process) {
-        let pid = p.processIdentifier
-        // Only a group this child leads: never the test runner's own.
-        if pid > 0, getpgid(pid) == pid { kill(-pid, SIGKILL) } else if p.isRunning { kill(pid, SIGKILL) }
-        p.waitUntilExit()
-    }
-
     private func stopGroups() {
-        for p in groups.reversed() { killGroup(p) }
+        for p in groups.reversed() { Subprocess.killGroup(p) }
         groups.removeAll()
     }
 

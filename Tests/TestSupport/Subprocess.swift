@@ -102,6 +102,32 @@ public enum Subprocess {
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
     }
+
+    /// Starts `arguments` (a bare name is found on PATH) with `environment` as
+    /// its whole environment, no standard input, and its output and errors in
+    /// the file `log` (made empty first). Foundation's Process makes the child
+    /// lead a process group of its own, which `killGroup` ends.
+    public static func startLogged(_ arguments: [String], log: String, environment: [String: String]) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : try which(arguments[0]))
+        p.arguments = Array(arguments.dropFirst())
+        p.environment = environment
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = handle
+        p.standardError = handle
+        try launch(p)
+        return p
+    }
+
+    /// SIGKILLs the process group `p` leads (the program and what it started),
+    /// or only `p` when it leads none (never the test runner's own), and reaps it.
+    public static func killGroup(_ p: Process) {
+        let pid = p.processIdentifier
+        if pid > 0, getpgid(pid) == pid { kill(-pid, SIGKILL) } else if p.isRunning { kill(pid, SIGKILL) }
+        p.waitUntilExit()
+    }
 }
 
 /// Drains both pipes on background threads so a chatty child never blocks.
