@@ -20,17 +20,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
 RUNS=${RUNS:-5}
-swift build -c release --static-swift-stdlib >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+. bench/lib.sh
+bench_setup
 
-dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
-export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
+bench_session_bus
 Xvfb -displayfd 3 -nolisten tcp -screen 0 1024x900x24 3>"$work/display" 2>/dev/null &
 pids+=($!)
 for _ in $(seq 200); do [ -s "$work/display" ] && break; sleep 0.01; done
@@ -38,10 +31,7 @@ export DISPLAY=":$(head -n1 "$work/display")" GDK_BACKEND=x11 GSETTINGS_BACKEND=
 export HOME="$work" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_RUNTIME_DIR="$work/runtime"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 unset WAYLAND_DISPLAY
-owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s "$1" 2>/dev/null | grep -q true; }
-"$bin/icared" --log-stderr 2>>"$work/icared.log" &
-pids+=($!)
-for _ in $(seq 500); do owned org.icare.Reminder && break; sleep 0.01; done
+bench_start_icared
 
 first=() status=() mains=() activates=() presents=()
 for run in $(seq "$RUNS"); do

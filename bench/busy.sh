@@ -21,12 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
 ROUNDS=${ROUNDS:-10}
-swift build -c release --static-swift-stdlib >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+. bench/lib.sh
+bench_setup
 
 mkdir -p "$work/run" "$work/config/pipewire/pipewire.conf.d" "$work/state"
 chmod 700 "$work/run"
@@ -39,11 +35,7 @@ context.objects = [
 CONF
 export XDG_RUNTIME_DIR="$work/run" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state"
 
-dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
-export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
-owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s "$1" 2>/dev/null | grep -q true; }
+bench_session_bus
 
 pipewire >"$work/pipewire.log" 2>&1 &
 pids+=($!)
@@ -52,10 +44,7 @@ wireplumber >"$work/wireplumber.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1000); do pw-metadata -n default 0 default.audio.source 2>/dev/null | grep -q bench-microphone && break; sleep 0.02; done
 
-"$bin/icared" --log-stderr 2>>"$work/icared.log" &
-icared=$!
-pids+=($icared)
-for _ in $(seq 500); do owned org.icare.Reminder && break; sleep 0.01; done
+bench_start_icared
 grep -q "PipeWire is not running" "$work/icared.log" && { echo "icared did not reach PipeWire:" >&2; cat "$work/icared.log" >&2; exit 1; }
 threads=$(ls "/proc/$icared/task" | wc -l)
 ctx() { cat /proc/"$icared"/task/*/status | awk '/ctxt_switches/ {s+=$2} END {print s}'; }

@@ -14,31 +14,17 @@ SUITE=${SUITE:-0}
 scripts/deps.sh --test
 command -v strace >/dev/null || { echo "bench: strace is needed (apt-get install strace)" >&2; exit 1; }
 # The release build as `make` makes it (static Swift runtime).
-swift build -c release --static-swift-stdlib >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+. bench/lib.sh
+bench_setup
 
-start_bus() {
-  dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
-  pids+=($!)
-  for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
-  export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
-}
-owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.icare.Reminder 2>/dev/null | grep -q true; }
 start_icared() { # $1: XDG home
-  XDG_CONFIG_HOME="$1/config" XDG_STATE_HOME="$1/state" "$bin/icared" --log-stderr 2>>"$work/icared.log" &
-  icared_pid=$!
-  pids+=($icared_pid)
-  for _ in $(seq 500); do owned && return; sleep 0.01; done
-  echo "bench: icared did not start" >&2; exit 1
+  XDG_CONFIG_HOME="$1/config" XDG_STATE_HOME="$1/state" bench_start_icared
+  icared_pid=$icared
 }
 stop_icared() { kill "$icared_pid"; wait "$icared_pid" 2>/dev/null || true; }
 val() { grep "^$1 " "$2" | cut -d' ' -f2; }
 
-start_bus
+bench_session_bus
 export XDG_CONFIG_HOME="$work/spawn/config" XDG_STATE_HOME="$work/spawn/state"
 "$bin/icare-bench" spawn 20 "$bin/icared" >"$work/spawn.txt" 2>>"$work/icared.log"
 unset XDG_CONFIG_HOME XDG_STATE_HOME

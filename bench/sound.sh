@@ -23,15 +23,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
 ROUNDS=${ROUNDS:-10}
-swift build -c release --static-swift-stdlib >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+. bench/lib.sh
+bench_setup
 
 mkdir -p "$work/run" "$work/config/pipewire/pipewire.conf.d" "$work/config/icare" "$work/state"
 chmod 700 "$work/run"
@@ -45,11 +38,7 @@ CONF
 echo "BreakDuration = 10s" >"$work/config/icare/config"
 export HOME="$work" XDG_RUNTIME_DIR="$work/run" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state"
 
-dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
-export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
-owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s "$1" 2>/dev/null | grep -q true; }
+bench_session_bus
 
 pipewire >"$work/pipewire.log" 2>&1 &
 pids+=($!)
@@ -65,10 +54,7 @@ scripts/sound-onsets bench-speakers.monitor >"$work/onsets" 2>"$work/onsets.err"
 pids+=($!)
 for _ in $(seq 500); do grep -q ready "$work/onsets" && break; sleep 0.01; done
 
-"$bin/icared" --log-stderr 2>>"$work/icared.log" &
-icared=$!
-pids+=($icared)
-for _ in $(seq 500); do owned org.icare.Reminder && break; sleep 0.01; done
+bench_start_icared
 get() { busctl --user get-property org.icare.Reminder /org/icare/Reminder org.icare.Reminder "$1"; }
 [ "$(get SoundPlayedBy)" = 's "icared"' ] || { echo "icared does not play the sounds itself:" >&2; get SoundPlayedBy >&2; exit 1; }
 ctx() { cat /proc/"$icared"/task/*/status | awk '/^voluntary_ctxt_switches/ {s+=$2} END {print s}'; }

@@ -14,17 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE=${IDLE:-60}
-swift build -c release --static-swift-stdlib >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+. bench/lib.sh
+bench_setup
 
-dbus-daemon --session --nofork --nopidfile --print-address=1 >"$work/addr" 2>/dev/null &
-pids+=($!)
-for _ in $(seq 200); do [ -s "$work/addr" ] && break; sleep 0.01; done
-export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$work/addr")
+bench_session_bus
 # The status item lives on a connection of its own that owns no well-known name
 # (Sources/StatusItem): the unique name of icared's connection serving it.
 item_owner() {
@@ -32,12 +25,8 @@ item_owner() {
     busctl --user introspect "$n" /StatusNotifierItem org.kde.StatusNotifierItem >/dev/null 2>&1 && { echo "$n"; break; }
   done || true
 }
-owned() { busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s "$1" 2>/dev/null | grep -q true; }
 
-XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" "$bin/icared" --log-stderr 2>>"$work/icared.log" &
-icared=$!
-pids+=($icared)
-for _ in $(seq 500); do owned org.icare.Reminder && break; sleep 0.01; done
+XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" bench_start_icared
 ctx() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$icared/status"; }
 rss() { awk '/VmRSS/ {print $2}' "/proc/$icared/status"; }
 sleep 2
