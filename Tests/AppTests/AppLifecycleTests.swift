@@ -22,9 +22,8 @@ import TestSupport
         let windows = try rig.windows()
         #expect(windows.count == 2, "the main window and the preferences, nothing more: \(windows.map { $0.first?.name ?? "" })")
         #expect(try rig.waitForName("org.icare.App"))
-        let owner = try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                            "GetConnectionUnixProcessID", "s", "org.icare.App"]).stdout
-        #expect(owner == "u \(rig.app!.processIdentifier)\n", "the first instance keeps the name: \(owner)")
+        let owner = try rig.service.ownerProcess(of: "org.icare.App")
+        #expect(owner == rig.app!.processIdentifier, "the first instance keeps the name: \(String(describing: owner))")
         // The window's Close button (a real press through the accessibility tree) ends the process; icared stays.
         try rig.press("Close", within: "iCare")  // the main window's, not the preferences'
         let app = rig.app!
@@ -49,11 +48,9 @@ import TestSupport
         try rig.waitForHome("the home view of the activated service") { $0.contains { $0.name.hasPrefix("Next break at ") } }
         #expect(try rig.service.nameHasOwner(), "the bus started icared")
         // The activated icared is the bus's child, not the rig's: end it here.
-        let pid = try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                          "GetConnectionUnixProcessID", "s", "org.icare.Reminder"]).stdout
-        let activated = Int32(pid.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        #expect(activated > 0, "\(pid)")
-        if activated > 0 { kill(activated, SIGKILL) }
+        let activated = try rig.service.ownerProcess(of: "org.icare.Reminder")
+        #expect(activated != nil, "the bus names the activated icared's process")
+        if let activated { kill(activated, SIGKILL) }
     }
 
     @Test func withoutIcaredItSaysSoAndRecoversWhenItAppears() throws {

@@ -62,11 +62,9 @@ import TestSupport
         try rig.press("Try again")
         try rig.waitForHome("the home view of the activated service") { $0.contains { $0.name.hasPrefix("Next break at ") } }
         #expect(try rig.service.nameHasOwner(), "the bus started icared")
-        let pid = try rig.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                          "GetConnectionUnixProcessID", "s", "org.icare.Reminder"]).stdout
-        let activated = Int32(pid.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        #expect(activated > 0, "\(pid)")
-        if activated > 0 { kill(activated, SIGKILL) }
+        let activated = try rig.service.ownerProcess(of: "org.icare.Reminder")
+        #expect(activated != nil, "the bus names the activated icared's process")
+        if let activated { kill(activated, SIGKILL) }
     }
 
     /// A locked screen (org.freedesktop.ScreenSaver active): paused, in words, with no Resume (not the person's pause).

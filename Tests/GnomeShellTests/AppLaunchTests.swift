@@ -17,7 +17,7 @@ extension GnomeShellTests {
         let shell = desktop.shell
         let hand = try shell.pointer()
         defer {
-            if let pid = try? appProcess(desktop) { kill(pid, SIGKILL) }
+            if let pid = try? desktop.service.ownerProcess(of: "org.icare.App") { kill(pid, SIGKILL) }
             try? hand.key(GnomeShellHand.escape)
             desktop.stopIcared()
         }
@@ -38,13 +38,5 @@ extension GnomeShellTests {
         #expect(home, "the window shows the home view: \((try? shell.accessibility.nodes(of: "icare")) ?? []); programs: \((try? shell.accessibility.programs()) ?? [])\nshell:\n\(shell.shellLog.suffix(3000))")
         #expect(try shell.accessibility.nodes(of: "icare").contains { $0.role == "push button" && $0.name == "Start break now" })
         try shell.screenshotForDocs("gnome-app", x: 0, y: 0, w: HeadlessGnomeShell.width, h: HeadlessGnomeShell.height)
-    }
-
-    /// The pid of the program owning `org.icare.App`, by asking the bus.
-    private func appProcess(_ desktop: GnomeDesktop) throws -> pid_t? {
-        let r = try desktop.service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                            "GetConnectionUnixProcessID", "s", "org.icare.App"])
-        guard r.status == 0 else { return nil }
-        return pid_t(r.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
     }
 }

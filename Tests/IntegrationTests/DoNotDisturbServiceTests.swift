@@ -571,10 +571,7 @@ final class DndDconfRig: @unchecked Sendable {
 
     /// SIGKILLs the activated dconf-service (a child of the bus, not of the test) by its pid.
     func killDconfService() {
-        guard let r = try? service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                           "GetConnectionUnixProcessID", "s", "ca.desrt.dconf"]),
-              r.status == 0, let pid = Int32(r.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
-        else { return }
+        guard let pid = try? service.ownerProcess(of: "ca.desrt.dconf") else { return }
         kill(pid, SIGKILL)
     }
 

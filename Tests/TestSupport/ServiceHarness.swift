@@ -101,6 +101,16 @@ public final class ServiceHarness: @unchecked Sendable {
         return r.stdout == "b true\n"
     }
 
+    /// The pid of the process owning `name` on this bus, as the bus says
+    /// (`GetConnectionUnixProcessID`); nil when nobody owns it. For a program
+    /// the bus started (D-Bus activation) or a desktop did: not the test's child.
+    public func ownerProcess(of name: String) throws -> pid_t? {
+        let r = try busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                            "GetConnectionUnixProcessID", "s", name])
+        guard r.status == 0 else { return nil }
+        return pid_t(r.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+    }
+
     /// The unique name of icared's connection that serves the status item
     /// (`/StatusNotifierItem`), or nil when it shows none. The item lives on a
     /// connection of its own and owns no well-known name (Sources/StatusItem).
