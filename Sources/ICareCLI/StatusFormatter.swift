@@ -58,8 +58,7 @@ public struct StatusFormatter: Sendable {
             default: return tr("paused (%s)", s.pauseReason)
             }
         case "inactive":
-            let today = time.calendar.local(now).date
-            if s.settings[.weekdaysOnly] == .bool(true), today.weekday == 0 || today.weekday == 6 {
+            if s.restsForTheWeekend(now: now, time: time) {
                 return tr("inactive (weekend)")
             }
             return tr("inactive (outside the active hours)")

@@ -14,4 +14,11 @@ extension ServiceStatus {
             return pausedUntil > 0 ? tr("Paused until %s", time.clock(pausedUntil, relativeTo: now)) : tr("Paused until you resume")
         }
     }
+
+    /// Whether no reminder comes today because it is Saturday or Sunday (the
+    /// local day at `now`) and "weekdays only" is on: icarectl and the app say so.
+    public func restsForTheWeekend(now: Timestamp, time: TimeText) -> Bool {
+        let weekday = time.calendar.local(now).date.weekday  // 0 is Sunday, 6 Saturday
+        return settings[.weekdaysOnly] == .bool(true) && (weekday == 0 || weekday == 6)
+    }
 }

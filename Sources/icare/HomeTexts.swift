@@ -17,8 +17,7 @@ enum HomeTexts {
         case "break": return tr("Break until %s", time.clockSeconds(s.breakEnds))
         case "paused": return s.pauseSentence(time: time, now: now)
         case "inactive":
-            let today = time.calendar.local(now).date
-            if s.settings[.weekdaysOnly] == .bool(true), today.weekday == 0 || today.weekday == 6 {
+            if s.restsForTheWeekend(now: now, time: time) {
                 // TRANSLATORS: the app's home view on Saturday and Sunday with "weekdays only" on.
                 return tr("Weekend: no reminders today")
             }
