@@ -71,10 +71,15 @@ public final class HeadlessPipeWire: @unchecked Sendable {
 
     /// Starts PipeWire's PulseAudio server (`pipewire-pulse`, as desktops run it) and waits until
     /// `pactl` reaches it on `$XDG_RUNTIME_DIR/pulse/native` and sees the null speakers.
+    /// `pactl` is run only once the socket exists: a libpulse client makes `$XDG_RUNTIME_DIR/pulse`
+    /// when it is missing, and pipewire-pulse, finding that folder made under it, refused to start
+    /// ("mkdir() …/pulse failed: File exists"; seen once in a full run).
     public func startPulse() throws {
         starts += 1
         pulse = try launch(["pipewire-pulse"], log: "pipewire-pulse-\(starts).log")
-        guard waitUntil(timeout: 10, interval: 0.05, {
+        let socket = directory + "/pulse/native"
+        guard waitUntil(timeout: 10, interval: 0.05, { FileManager.default.fileExists(atPath: socket) || pulse?.isRunning != true }),
+              waitUntil(timeout: 10, interval: 0.05, {
             (try? run(["pactl", "list", "short", "sinks"]))?.stdout.contains("icare-test-speakers") == true
         }) else {
             throw HarnessError("pipewire-pulse did not start; log:\n\(log("pipewire-pulse-\(starts).log"))")
