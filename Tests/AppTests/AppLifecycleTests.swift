@@ -39,18 +39,11 @@ import TestSupport
         let bus = try PrivateBus(serviceDirectory: services.path)
         let rig = try AppRig(startService: false, bus: bus, startApp: false)
         defer { rig.stop() }
-        // As dbus/org.icare.Reminder.service.in, with the test's private folders (the bus starts it with its own environment).
-        let env = rig.service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
-        let file = "[D-BUS Service]\nName=org.icare.Reminder\nExec=/usr/bin/env \(env.joined(separator: " ")) \(try Products.path("icared"))\n"
+        let file = "[D-BUS Service]\nName=org.icare.Reminder\nExec=\(try rig.icaredCommand())\n"
         try file.write(to: services.appendingPathComponent("org.icare.Reminder.service"), atomically: true, encoding: .utf8)
         #expect(try !rig.service.nameHasOwner())
         try rig.launchApp()
-        try rig.waitForHome("the home view of the activated service") { $0.contains { $0.name.hasPrefix("Next break at ") } }
-        #expect(try rig.service.nameHasOwner(), "the bus started icared")
-        // The activated icared is the bus's child, not the rig's: end it here.
-        let activated = try rig.service.ownerProcess(of: "org.icare.Reminder")
-        #expect(activated != nil, "the bus names the activated icared's process")
-        if let activated { kill(activated, SIGKILL) }
+        try rig.expectActivatedIcaredThenEndIt()
     }
 
     @Test func withoutIcaredItSaysSoAndRecoversWhenItAppears() throws {

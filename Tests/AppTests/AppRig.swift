@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// One element of the app's window as the accessibility tree (AT-SPI) tells it.
@@ -151,6 +152,23 @@ final class AppRig: @unchecked Sendable {
 
     /// The texts (labels) of the main window.
     func texts() throws -> [String] { try home().filter { $0.role == "label" }.map(\.name) }
+
+    /// icared with the rig's private folders, as a service file's `Exec=` must start it (the bus
+    /// starts services with its own environment; as dbus/org.icare.Reminder.service.in does).
+    func icaredCommand() throws -> String {
+        let env = service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
+        return "/usr/bin/env \(env.joined(separator: " ")) \(try Products.path("icared"))"
+    }
+
+    /// Waits for the home view of an icared the bus started, checks the bus did, and ends that
+    /// icared (the bus's child, not the rig's).
+    func expectActivatedIcaredThenEndIt() throws {
+        try waitForHome("the home view of the activated service") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        #expect(try service.nameHasOwner(), "the bus started icared")
+        let activated = try service.ownerProcess(of: "org.icare.Reminder")
+        #expect(activated != nil, "the bus names the activated icared's process")
+        if let activated { kill(activated, SIGKILL) }
+    }
 
     /// The names of the buttons showing in the main window.
     func buttons() throws -> [String] { try home().filter { $0.role == "push button" }.map(\.name) }

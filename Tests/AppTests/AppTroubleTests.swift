@@ -42,9 +42,8 @@ import TestSupport
         let rig = try AppRig(startService: false, bus: bus, startApp: false)
         defer { rig.stop() }
         let flag = rig.work.appendingPathComponent("may-start").path
-        let env = rig.service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
         let script = services.appendingPathComponent("start-icared").path
-        try "#!/bin/sh\n[ -e '\(flag)' ] || exit 3\nexec /usr/bin/env \(env.joined(separator: " ")) \(try Products.path("icared"))\n"
+        try "#!/bin/sh\n[ -e '\(flag)' ] || exit 3\nexec \(try rig.icaredCommand())\n"
             .write(toFile: script, atomically: true, encoding: .utf8)
         guard chmod(script, 0o755) == 0 else { throw HarnessError("chmod failed") }
         try "[D-BUS Service]\nName=org.icare.Reminder\nExec=\(script)\n"
@@ -60,11 +59,7 @@ import TestSupport
         #expect(try !rig.service.nameHasOwner(), "nothing asked the bus again by itself")
         #expect(try rig.home().contains { $0.name == "iCare is not running" })
         try rig.press("Try again")
-        try rig.waitForHome("the home view of the activated service") { $0.contains { $0.name.hasPrefix("Next break at ") } }
-        #expect(try rig.service.nameHasOwner(), "the bus started icared")
-        let activated = try rig.service.ownerProcess(of: "org.icare.Reminder")
-        #expect(activated != nil, "the bus names the activated icared's process")
-        if let activated { kill(activated, SIGKILL) }
+        try rig.expectActivatedIcaredThenEndIt()
     }
 
     /// A locked screen (org.freedesktop.ScreenSaver active): paused, in words, with no Resume (not the person's pause).
