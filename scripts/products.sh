@@ -1,5 +1,6 @@
-# Sourced by scripts/run and scripts/demo: sets $bin to the folder with
-# icared and icarectl, and exports TEXTDOMAINDIR with the translations
+# Sourced by scripts/run and scripts/demo: builds the products named in
+# $products (default: icared and icarectl; scripts/run adds the app, icare),
+# sets $bin to the folder they are in, and exports TEXTDOMAINDIR with the translations
 # compiled for it, so a run from the build folder speaks the person's
 # language as an installed one does.
 #
@@ -10,8 +11,9 @@ if [ -n "${ICARE_BIN_DIR:-}" ]; then
   bin=$ICARE_BIN_DIR
 else
   scripts/deps.sh
-  swift build -c release --static-swift-stdlib --product icared
-  swift build -c release --static-swift-stdlib --product icarectl
+  for product in ${products:-icared icarectl}; do
+    swift build -c release --static-swift-stdlib --product "$product"
+  done
   bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 if [ -z "${TEXTDOMAINDIR:-}" ] && command -v msgfmt >/dev/null; then
