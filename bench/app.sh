@@ -13,7 +13,7 @@
 # threads while it is open and nothing changes; the ring steps every
 # Interval/60 (20 s at 20 min), and every third step is also a new minute
 # of the countdown drawn in it (one redraw for both). Each step costs GTK's
-# frame besides the app's one timer (README, "Measured": about 2.7 wake-ups
+# frame besides the app's one timer (docs/measured.md, "The app": about 2.7 wake-ups
 # with cairo, 5 with GL on llvmpipe; it was about 10 when a step relaid out
 # the window).
 set -euo pipefail

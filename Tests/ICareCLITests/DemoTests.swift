@@ -2,7 +2,8 @@ import Testing
 import Foundation
 import TestSupport
 
-/// The README's two ways to see iCare work without a desktop, run as a
+/// The two ways to see iCare work without a desktop (docs/using.md, "Try it
+/// in a minute"; docs/install.md, "From the source tree"), run as a
 /// person would in a terminal (tmux): `make demo` (scripts/demo) and
 /// `scripts/run` where no session bus is reachable. Both run this build's
 /// binaries (ICARE_BIN_DIR) instead of a release build. tmux missing is a
