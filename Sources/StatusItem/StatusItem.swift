@@ -4,7 +4,9 @@ import SystemdKit
 import ReminderCore
 
 /// iCare's StatusNotifierItem: shown while a watcher owns
-/// `org.kde.StatusNotifierWatcher` and the item is enabled, registered
+/// `org.kde.StatusNotifierWatcher`, the item is enabled and iCare's own
+/// GNOME Shell extension does not draw the ring (it owns
+/// `org.icare.ShellRing` while enabled: one ring in the top bar), registered
 /// again whenever the watcher's owner changes, and gone (no object, no
 /// connection, no timer) otherwise. Fed by the daemon with the engine's status,
 /// like the notifier; clicks come back as `MenuAction`s.
@@ -21,6 +23,8 @@ public final class StatusItem {
     static let itemPath = ObjectPath("/StatusNotifierItem")
     static let menuPath = ObjectPath("/StatusNotifierItem/Menu")
     static let watcherName = BusName("org.kde.StatusNotifierWatcher")
+    /// Owned by iCare's GNOME Shell extension (gnome-extension/) while it shows the ring.
+    static let shellRingName = BusName("org.icare.ShellRing")
     static let iconName = "org.icare.Reminder"
 
     /// The theme icon offered beside the pixmaps: none while the ring is
@@ -45,6 +49,8 @@ public final class StatusItem {
     private var enabled = true
     private var watcherOwner: String?
     private var watch: NameWatch?
+    private var shellRingOwner: String?
+    private var shellRingWatch: NameWatch?
     private var shown = false
     private var status = ReminderStatus(state: .inactive)
     private var settings = Settings()
@@ -66,8 +72,15 @@ public final class StatusItem {
         self.clock = clock
     }
 
-    /// Starts following the watcher's name.
+    /// Starts following the watcher's name, and the Shell extension's.
     public func start() {
+        shellRingWatch = bus.watchName(StatusItem.shellRingName) { [unowned self] owner in
+            if owner != nil && self.shellRingOwner == nil && self.shown {
+                self.log.info("iCare's GNOME Shell extension shows the ring; the status item steps aside.")
+            }
+            self.shellRingOwner = owner
+            self.reconcile(registerAgain: false)
+        }
         watch = bus.watchName(StatusItem.watcherName) { [unowned self] owner in
             self.watcherOwner = owner
             self.reconcile(registerAgain: true)
@@ -106,7 +119,7 @@ public final class StatusItem {
     // MARK: showing and hiding
 
     private func reconcile(registerAgain: Bool) {
-        let want = enabled && watcherOwner != nil
+        let want = enabled && watcherOwner != nil && shellRingOwner == nil
         if want && !shown { show() } else if !want && shown { hide() } else if want && registerAgain { register() }
     }
 
