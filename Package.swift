@@ -195,6 +195,8 @@ let package = Package(
         // iCare as installed on a real headless GNOME Shell 43 with the AppIndicator extension (not in
         // IntegrationTests: the sanitizer runs repeat those; this suite runs once, in the plain `swift test`).
         .testTarget(name: "GnomeShellTests", dependencies: ["TestSupport"]),
+        // The README and the manual in docs/: links and anchors resolve, and the README's commands run.
+        .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
