@@ -197,6 +197,9 @@ let package = Package(
         .testTarget(name: "GnomeShellTests", dependencies: ["TestSupport"]),
         // The README and the manual in docs/: links and anchors resolve, and the README's commands run.
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
+        // iCare's GNOME Shell extension (gnome-extension/): its lint (eslint), metadata.json, and its ring's
+        // faces (ring.js under gjs) against the panel item's.
+        .testTarget(name: "ShellExtensionTests", dependencies: ["StatusItem", "ReminderCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -67,7 +67,7 @@ import Foundation
             ## not a heading
             ```
 
-            [fine](#real-heading), [fine too](b.md#b-s-part), `[code](nowhere.md)`, [web](https://example.org/x.md)
+            [fine](#real-heading), [fine too](b.md#bs-part), `[code](nowhere.md)`, [web](https://example.org/x.md)
             [gone](missing.md), ![gone](pictures/missing.png), [no anchor](b.md#nothing), [code heading](#not-a-heading)
 
             """.write(to: folder.appendingPathComponent("a.md"), atomically: true, encoding: .utf8)
