@@ -7,6 +7,9 @@
 #   make uninstall            with the same variables as install
 #   make demo                 try it in a minute: scripts/demo (a private bus,
 #                             icared 60 times faster, icarectl watch)
+#   make shell-extension-zip  the GNOME Shell extension's zip for extensions.gnome.org
+#                             (gnome-extension/extension.mk; install and uninstall
+#                             include the extension)
 #   make deb                  the Debian package (dpkg-buildpackage -us -uc -b,
 #                             debian/), then lintian; everything lands in
 #                             build/deb: icare_VERSION_ARCH.deb, .changes,
@@ -162,7 +165,7 @@ install_subst = mkdir -p '$(dir $(2))' && $(SED_PATHS) '$(1)' > '$(2).tmp' && ch
 install_desktop = $(call install_subst,$(1),$(2).in) && scripts/po desktop '$(2).in' '$(2).tmp' \
 	&& rm -f '$(2).in' && chmod 0644 '$(2).tmp' && mv -f '$(2).tmp' '$(2)'
 
-install: $(install_needs_build)
+install: $(install_needs_build) install-shell-extension
 	@test -x '$(BINSRC)/icared' && test -x '$(BINSRC)/icarectl' && test -x '$(BINSRC)/icare' || { \
 	  echo "make install: no release build in '$(BINSRC)'; run 'make' first." >&2; exit 1; }
 	$(call install_file,$(BINSRC)/icared,$(D)$(BINDIR)/icared,0755)
@@ -205,10 +208,12 @@ prune = d='$(1)'; while case "$$d" in '$(2)'/?*) true ;; *) false ;; esac \
 prune_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(PREFIX)))
 autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(if $(filter $(PREFIX)/%,$(AUTOSTARTDIR)),$(PREFIX),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))))
 
-uninstall:
+uninstall: uninstall-shell-extension
 	rm -f $(foreach f,$(installed_files),'$(f)')
 	@$(foreach f,$(filter-out $(D)$(AUTOSTARTDIR)/%,$(installed_files)),$(call prune,$(patsubst %/,%,$(dir $(f))),$(prune_stop));)
 	@$(call prune,$(D)$(AUTOSTARTDIR),$(autostart_stop))
+
+include gnome-extension/extension.mk
 
 print-dirs:
 	@echo "PREFIX=$(PREFIX)"; echo "BINDIR=$(BINDIR)"; echo "DATADIR=$(DATADIR)"; \

@@ -74,6 +74,7 @@ test_packages="
   plasma-workspace plasma-desktop kwin-x11 breeze
   kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
   gnome-shell gnome-shell-extension-appindicator gjs
+  eslint
   pipewire-pulse pulseaudio-utils
   libfaketime
 "
@@ -113,6 +114,8 @@ test_packages="
 #                                             a real headless GNOME Shell 43 with its AppIndicator
 #                                             extension (GnomeShellTests); gjs runs the shell's
 #                                             notification proxy, without it nothing owns the name
+#   eslint                                    the lint of iCare's GNOME Shell extension (gnome-extension/,
+#                                             ShellExtensionTests); gjs also runs its ring.js there
 #   pipewire pipewire-bin wireplumber         a real PipeWire daemon and session manager, headless,
 #                                             and pw-record/pw-cli for the busy tests (PipeWireBusyTests)
 #   gstreamer1.0-tools gstreamer1.0-pipewire  an app watching a video source (gst-launch-1.0 pipewiresrc):

@@ -10,7 +10,7 @@ import TestSupport
 
     /// Every file the install step writes: path below the prefix root, mode.
     static func expectedFiles(prefix: String, autostart: String, unitDir: String) -> [String: Int] {
-        [
+        var files = [
             "\(prefix)/bin/icared": 0o755,
             "\(prefix)/bin/icarectl": 0o755,
             "\(prefix)/bin/icare": 0o755,
@@ -29,6 +29,14 @@ import TestSupport
             "\(prefix)/share/locale/nl/LC_MESSAGES/icare.mo": 0o644,
             "\(prefix)/share/man/nl/man1/icarectl.1": 0o644,
         ]
+        // The GNOME Shell extension (gnome-extension/extension.mk), with its own catalogs unless
+        // they are in the Shell's /usr/share/locale already.
+        let shellExtension = "\(prefix)/share/gnome-shell/extensions/ring@icare.org/"
+        for file in ["metadata.json", "extension.js", "indicator.js", "ring.js", "texts.js", "stylesheet.css"]
+            + (prefix == "/usr" ? [] : ["locale/nl/LC_MESSAGES/icare.mo"]) {
+            files[shellExtension + file] = 0o644
+        }
+        return files
     }
 
     @Test func packagerInstallIntoDestdirAndUninstallToAnEmptyTree() throws {

@@ -1,0 +1,31 @@
+// iCare's ring in GNOME Shell's top bar (issue 30): where no tray shows
+// icared's status item, the same ring and menu, drawn by the Shell.
+//
+// While enabled it owns org.icare.ShellRing on the session bus; icared's
+// status item steps aside while that name has an owner, so the top bar has
+// one ring also when the AppIndicator extension runs (docs/interface.md).
+
+import Gio from 'gi://Gio';
+
+import * as Main from 'resource:///org/gnome/shell/ui/main.js';
+import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+
+import {Indicator} from './indicator.js';
+
+const RING_NAME = 'org.icare.ShellRing';
+
+export default class ICareExtension extends Extension {
+    enable() {
+        this._indicator = new Indicator(this);
+        Main.panel.addToStatusArea(this.uuid, this._indicator);
+        this._nameId = Gio.bus_own_name_on_connection(Gio.DBus.session, RING_NAME,
+            Gio.BusNameOwnerFlags.NONE, null, null);
+    }
+
+    disable() {
+        Gio.bus_unown_name(this._nameId);
+        this._nameId = 0;
+        this._indicator.destroy();
+        this._indicator = null;
+    }
+}
