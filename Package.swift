@@ -200,6 +200,9 @@ let package = Package(
         // iCare's GNOME Shell extension (gnome-extension/): its lint (eslint), metadata.json, and its ring's
         // faces (ring.js under gjs) against the panel item's.
         .testTarget(name: "ShellExtensionTests", dependencies: ["StatusItem", "ReminderCore", "TestSupport"]),
+        // iCare's .deb (ICARE_DEB) in Debian 13 and testing roots (scripts/desktop-root), on GNOME Shell 48 / 50
+        // and Plasma 6.3 / 6.7: a stage of scripts/test after the package test, left out of the main run.
+        .testTarget(name: "RootDesktopTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -77,6 +77,7 @@ test_packages="
   eslint
   pipewire-pulse pulseaudio-utils
   libfaketime
+  debootstrap curl
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -136,6 +137,9 @@ test_packages="
 #                                             recording the null speakers (SoundServiceTests, bench/sound.sh)
 #   libfaketime                               a Saturday for the app (LD_PRELOAD faketime):
 #                                             the weekend's words (AppTroubleTests)
+#   debootstrap curl                          the Debian 13 and testing roots of scripts/desktop-root
+#                                             (GNOME Shell 48 / 50, Plasma 6.3 / 6.7: RootDesktopTests);
+#                                             curl reads the mirror's InRelease to tell a root is current
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #

@@ -24,8 +24,13 @@ public struct GnomeShellAccessibility: Sendable {
     }
 
     let environment: [String: String]
+    /// What the python3 reader runs under (e.g. a desktop root's `exec PID --user --`); empty: the host's python3.
+    let launcher: [String]
 
-    public init(environment: [String: String]) { self.environment = environment }
+    public init(environment: [String: String], launcher: [String] = []) {
+        self.environment = environment
+        self.launcher = launcher
+    }
 
     /// Every showing node of the shell (or of another program on the session's
     /// accessibility bus, by its AT-SPI name: `icare` for the app), in tree
@@ -33,7 +38,7 @@ public struct GnomeShellAccessibility: Sendable {
     /// another program the visible ones count.
     public func nodes(of program: String = "gnome-shell") throws -> [Node] {
         let state = program == "gnome-shell" ? "SHOWING" : "VISIBLE"
-        let r = try Subprocess.run(["/usr/bin/python3", "-c", Self.script, program, state], environment: environment, timeout: 30)
+        let r = try Subprocess.run(launcher + ["/usr/bin/python3", "-c", Self.script, program, state], environment: environment, timeout: 30)
         guard r.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] else {
             throw HarnessError("reading the accessibility tree failed: \(r)")
         }
@@ -49,7 +54,7 @@ public struct GnomeShellAccessibility: Sendable {
     public func programs() throws -> [String] {
         let script = "import gi\ngi.require_version('Atspi', '2.0')\nfrom gi.repository import Atspi\n"
             + "d = Atspi.get_desktop(0)\nprint('\\n'.join((d.get_child_at_index(i).get_name() or '') for i in range(d.get_child_count())))\n"
-        let r = try Subprocess.run(["/usr/bin/python3", "-c", script], environment: environment, timeout: 30)
+        let r = try Subprocess.run(launcher + ["/usr/bin/python3", "-c", script], environment: environment, timeout: 30)
         guard r.status == 0 else { throw HarnessError("listing the accessibility bus's programs failed: \(r)") }
         return r.stdout.split(separator: "\n").map(String.init)
     }

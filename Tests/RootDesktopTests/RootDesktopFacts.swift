@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+
+/// What the root tests read about the package and the session.
+enum RootDesktopFacts {
+    /// The version in the package's control file (dpkg-deb on the host).
+    static func packageVersion() throws -> String {
+        let r = try Subprocess.run(["dpkg-deb", "--field", try DesktopRoot.package(), "Version"])
+        guard r.status == 0 else { throw HarnessError("dpkg-deb --field: \(r)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The program behind a bus name: its process (as the root numbers it), its executable read inside.
+    static func program(owning name: String, in session: DesktopRootSession) throws -> String {
+        let answer = try session.call("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                      "org.freedesktop.DBus.GetConnectionUnixProcessID", [name])
+        // "(uint32 1234,)"
+        let pid = (answer.split(separator: " ").last ?? "").filter(\.isNumber)
+        let r = try session.run(["readlink", "/proc/\(pid)/exe"])
+        guard r.status == 0 else { throw HarnessError("readlink /proc/\(pid)/exe inside: \(r)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Reads `read` until it gives exactly one thing (bounded); that thing, or nil.
+    static func waitForOne<T>(timeout: TimeInterval, _ read: () throws -> [T]) throws -> T? {
+        try TestSupport.waitForOne(timeout: timeout, interval: 0.3, read, { _ in true }).found
+    }
+}

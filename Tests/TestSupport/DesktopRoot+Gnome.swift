@@ -1,0 +1,82 @@
+import Foundation
+
+/// A real GNOME Shell (48.7 in trixie, 50.5 in forky), headless, inside a
+/// `DesktopRoot`, as the root's ordinary user: `gnome-shell --headless
+/// --wayland --no-x11 --virtual-monitor 1280x800` on the session's private
+/// buses (it aborts without *a* system bus: the empty private one does), with
+/// dconf, the accessibility bus and the shell's notification proxy activatable,
+/// and iCare's own activation file from the installed package. Settings
+/// (accessibility on, no hot corners, no blanking or lock) are written with the
+/// root's `dconf` before the shell starts, as for GNOME 43
+/// (`HeadlessGnomeShell`). `stop()` ends the root with all of it.
+public final class RootGnomeShell: @unchecked Sendable {
+    public let root: DesktopRoot
+    public let session: DesktopRootSession
+    /// Seconds from the shell's start until it owned org.freedesktop.Notifications.
+    public private(set) var secondsToNotifications = 0.0
+
+    /// Starts the root and the shell; `variables` go into the session (e.g. `ICARE_TIME_SCALE`, which an
+    /// activated icared inherits from the bus).
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
+        root = try DesktopRoot(release)
+        do {
+            session = try DesktopRootSession(root, activatable: ["org.gnome.Shell.Notifications", "org.a11y.Bus", "ca.desrt.dconf",
+                                                                 "org.icare.Reminder"],
+                                             variables: [
+                                                 "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
+                                                 "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "dconf",
+                                             ].merging(variables) { $1 })
+            try writeSettings()
+            try startShell()
+        } catch {
+            root.stop()
+            throw error
+        }
+    }
+
+    public var environment: [String: String] { session.environment }
+
+    /// The shell's log so far.
+    public var shellLog: String { session.log("gnome-shell.log") }
+
+    private func writeSettings() throws {
+        let settings = [
+            ("/org/gnome/desktop/interface/enable-hot-corners", "false"),
+            ("/org/gnome/desktop/interface/toolkit-accessibility", "true"),
+            ("/org/gnome/shell/enabled-extensions", "['ubuntu-appindicators@ubuntu.com']"),
+            ("/org/gnome/desktop/session/idle-delay", "uint32 0"),
+            ("/org/gnome/desktop/screensaver/lock-enabled", "false"),
+        ]
+        for (key, value) in settings {
+            let r = try session.run(["dconf", "write", key, value])
+            guard r.status == 0 else { throw HarnessError("dconf write \(key) in the \(root.release) root: \(r)") }
+        }
+        _ = try root.folder("data/gnome-shell")
+        _ = try session.run(["touch", root.work.appendingPathComponent("data/gnome-shell/lock-warning-shown").path])
+    }
+
+    private func startShell() throws {
+        try session.start(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
+        guard try session.waitForName("org.a11y.Bus", timeout: 20) else {
+            throw HarnessError("at-spi-bus-launcher did not start: \(session.log("at-spi.log"))")
+        }
+        let started = Date()
+        try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
+                          log: "gnome-shell.log")
+        session.set("WAYLAND_DISPLAY", "wayland-0")
+        guard try session.waitForName("org.freedesktop.Notifications", timeout: 60) else {
+            throw HarnessError("nothing took org.freedesktop.Notifications in the \(root.release) root:\n\(shellLog)")
+        }
+        secondsToNotifications = Date().timeIntervalSince(started)
+        guard try waitUntil(timeout: 30, interval: 0.2, { try session.accessibility.programs().contains("gnome-shell") }) else {
+            throw HarnessError("gnome-shell did not join the accessibility bus:\n\(shellLog)")
+        }
+    }
+
+    /// The notifications showing now, read through AT-SPI inside the root.
+    public func banners() throws -> [GnomeShellAccessibility.Banner] { try session.accessibility.banners() }
+
+    public func stop() { root.stop() }
+
+    deinit { stop() }
+}

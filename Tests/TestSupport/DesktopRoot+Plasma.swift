@@ -1,0 +1,114 @@
+import Foundation
+
+/// A real KDE Plasma (6.3.6 in trixie, 6.7.4 in forky) on X11 inside a
+/// `DesktopRoot`, as the root's ordinary user: Xvfb (`-displayfd`: X display
+/// numbers are shared with the host and every other root, through abstract
+/// sockets), the session bus started with the session's variables, then
+/// kactivitymanagerd and kded6 (plasmashell aborts without the first; the
+/// second owns the tray's watcher), `kwin_x11 --replace`, `plasmashell
+/// --no-respawn`, and the accessibility bus after plasmashell, as for 5.27
+/// (`HeadlessPlasma`). X11, not Wayland: without /dev/dri KWin 6 on Wayland
+/// gives no screenshot. `stop()` ends the root with all of it.
+public final class RootPlasma: @unchecked Sendable {
+    public let root: DesktopRoot
+    public private(set) var session: DesktopRootSession!
+    /// Xvfb's display, e.g. `:3`.
+    public private(set) var display = ""
+    /// Seconds from plasmashell's start until it owned org.freedesktop.Notifications.
+    public private(set) var secondsToNotifications = 0.0
+
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
+        root = try DesktopRoot(release)
+        do {
+            try startXvfb()
+            session = try DesktopRootSession(root, activatable: ["org.kde.kded6", "org.kde.kglobalaccel", "org.kde.ActivityManager",
+                                                                 "org.icare.Reminder"],
+                                             variables: [
+                                                 "DISPLAY": display, "KDE_FULL_SESSION": "true", "XDG_CURRENT_DESKTOP": "KDE",
+                                                 "KDE_SESSION_VERSION": "6", "XDG_SESSION_TYPE": "x11", "QT_QPA_PLATFORM": "xcb",
+                                                 "QT_QUICK_BACKEND": "software", "LIBGL_ALWAYS_SOFTWARE": "1",
+                                                 "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+                                             ].merging(variables) { $1 })
+            try "[Daemon]\nAutolock=false\nLockOnResume=false\n"
+                .write(to: root.work.appendingPathComponent("config/kscreenlockerrc"), atomically: true, encoding: .utf8)
+            try startPlasma()
+        } catch {
+            root.stop()
+            throw error
+        }
+    }
+
+    public var environment: [String: String] { session.environment }
+
+    public var plasmashellLog: String { session.log("plasmashell.log") }
+
+    private func startXvfb() throws {
+        let number = root.work.appendingPathComponent("display").path
+        try root.start(["sh", "-c", "exec Xvfb -displayfd 1 -nolisten tcp -screen 0 1280x800x24 >\"$0\"", number], log: "xvfb.log",
+                       environment: [:])
+        guard waitUntil(timeout: 20, interval: 0.05, {
+            ((try? String(contentsOfFile: number, encoding: .utf8)) ?? "").hasSuffix("\n")
+        }), let text = try? String(contentsOfFile: number, encoding: .utf8) else {
+            throw HarnessError("Xvfb reported no display in the \(root.release) root: \(root.log("xvfb.log"))")
+        }
+        display = ":" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The path of a program inside the root, in the folders Debian puts KDE's daemons in.
+    private func program(_ name: String) throws -> String {
+        let r = try session.run(["sh", "-c", "for d in /usr/bin /usr/libexec /usr/lib/x86_64-linux-gnu/libexec; do "
+                                 + "[ -x \"$d/$0\" ] && { echo \"$d/$0\"; exit 0; }; done; exit 1", name])
+        guard r.status == 0 else { throw HarnessError("no \(name) in the \(root.release) root") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func startPlasma() throws {
+        try session.start([try program("kactivitymanagerd")], log: "kactivitymanagerd.log")
+        try session.start(["kded6"], log: "kded6.log")
+        for name in ["org.kde.ActivityManager", "org.kde.kded6"] {
+            guard try session.waitForName(name, timeout: 30) else {
+                throw HarnessError("\(name) did not appear in the \(root.release) root: \(session.log("kactivitymanagerd.log"))\(session.log("kded6.log"))")
+            }
+        }
+        try session.start(["kwin_x11", "--replace"], log: "kwin.log")
+        guard try session.waitForName("org.kde.KWin", timeout: 30) else {
+            throw HarnessError("kwin_x11 did not start in the \(root.release) root: \(session.log("kwin.log"))")
+        }
+        let started = Date()
+        try session.start(["plasmashell", "--no-respawn"], log: "plasmashell.log")
+        // org.freedesktop.Notifications is activatable through plasma_waitforname (a call blocks 25 s): ask NameHasOwner.
+        for name in ["org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"] {
+            guard try session.waitForName(name, timeout: 60) else {
+                throw HarnessError("\(name) did not appear in the \(root.release) root; plasmashell:\n\(plasmashellLog)")
+            }
+        }
+        secondsToNotifications = Date().timeIntervalSince(started)
+        try session.start(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
+        guard try session.waitForName("org.a11y.Bus", timeout: 20) else {
+            throw HarnessError("at-spi-bus-launcher did not start: \(session.log("at-spi.log"))")
+        }
+        guard try waitUntil(timeout: 30, interval: 0.3, { try session.accessibility.programs().contains("plasmashell") }) else {
+            throw HarnessError("plasmashell did not join the accessibility bus; programs: \(try session.accessibility.programs())")
+        }
+    }
+
+    /// The notification popups showing now: plasmashell's `notification` nodes (named by the summary),
+    /// with their texts and buttons.
+    public func popups() throws -> [GnomeShellAccessibility.Banner] {
+        let nodes = try session.accessibility.nodes(of: "plasmashell")
+        return GnomeShellAccessibility.subtrees(nodes) { $0.role == "notification" }.map { root, below in
+            GnomeShellAccessibility.Banner(box: root, labels: [root] + below.filter { ["label", "text"].contains($0.role) && !$0.name.isEmpty },
+                                           buttons: below.filter { $0.role == "push button" })
+        }
+    }
+
+    /// The whole screen as a PNG at `path` (ImageMagick's `import`, inside).
+    public func screenshot(_ path: String) throws {
+        let r = try session.run(["import", "-window", "root", path])
+        guard r.status == 0 else { throw HarnessError("import -window root: \(r)") }
+    }
+
+    public func stop() { root.stop() }
+
+    deinit { stop() }
+}
