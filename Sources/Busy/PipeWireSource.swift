@@ -16,8 +16,17 @@ import SystemdKit
 final class PipeWireSource: InhibitorSource {
     let name = "PipeWire"
     var absence: String {
-        "PipeWire is not running (no \(socketPath)); cameras, microphones and screen sharing are watched once it starts"
+        if let missingProtocol {
+            return "libpipewire cannot load its native protocol (\(missingProtocol); PipeWire's client modules, in Debian's "
+                + "libpipewire-0.3-modules, may not be installed), so cameras, microphones and screen sharing are not watched"
+        }
+        return "PipeWire is not running (no \(socketPath)); cameras, microphones and screen sharing are watched once it starts"
     }
+    /// Why libpipewire could not load its native protocol module, when it could not:
+    /// then nothing can reach the daemon, and its socket is not waited for.
+    private var missingProtocol: String?
+    private var libraryLog: PipeWireLog?
+    private var entered = false
     private(set) var present: Bool?
     var onChange: (() -> Void)?
     private let eventLoop: EventLoop
@@ -75,9 +84,10 @@ final class PipeWireSource: InhibitorSource {
         disconnect()
         if let context { pw_context_destroy(context) }
         if let loop {
-            icare_pw_loop_leave(loop)
+            if entered { icare_pw_loop_leave(loop) }
             pw_loop_destroy(loop)
         }
+        libraryLog?.stop()
         coreHook.deallocate()
         registryHook.deallocate()
         coreEvents.deallocate()
@@ -110,10 +120,7 @@ final class PipeWireSource: InhibitorSource {
 
     func start() {
         pw_init(nil, nil)
-        // libpipewire logs to stderr itself, warnings and up by default ("no modules loaded from
-        // context.modules" for the empty config): only its errors, unless the person asked for its
-        // log with PIPEWIRE_DEBUG, as for any PipeWire client.
-        if getenv("PIPEWIRE_DEBUG") == nil { pw_log_set_level(SPA_LOG_LEVEL_ERROR) }
+        libraryLog = PipeWireLog.route(to: log)
         // No config file (the name "null", quoted: a bare null would unset the key and load client.conf
         // with its six modules), no D-Bus plugin: only the native protocol is needed to reach the daemon.
         let props = pw_properties_new_string("config.name=\"null\" support.dbus=false")
@@ -125,10 +132,14 @@ final class PipeWireSource: InhibitorSource {
             return
         }
         self.context = context
-        if pw_context_load_module(context, "libpipewire-module-protocol-native", nil, nil) == nil {
-            problem("libpipewire could not load its native protocol: \(String(cString: strerror(errno)))")
+        guard pw_context_load_module(context, "libpipewire-module-protocol-native", nil, nil) != nil else {
+            missingProtocol = String(cString: strerror(errno))
+            present = false
+            onChange?()
+            return
         }
         icare_pw_loop_enter(loop)
+        entered = true
         loopWatch = try? eventLoop.addIO(fd: icare_pw_loop_fd(loop), events: IOEvents.readable.rawValue) { [unowned self] _ in
             guard let loop = self.loop else { return }
             let result = icare_pw_loop_dispatch(loop)

@@ -197,4 +197,26 @@ import TestSupport
         #expect(s.log.components(separatedBy: "PipeWire is not running").count == 2, "once")
         #expect(try s.string("State") == "waiting")
     }
+
+    /// A machine with libpipewire but not its modules (Debian's libpipewire-0.3-modules): icared's
+    /// output, as scripts/run shows it, has only lines icared wrote, one of them saying what is
+    /// missing; libpipewire's own words go into icared's debug log.
+    @Test func withoutPipeWiresModulesOnlyIcaredSpeaks() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("icare-no-modules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        for debug in [false, true] {
+            let s = try ServiceHarness(environment: ["PIPEWIRE_MODULE_DIR": empty.path], start: false)
+            defer { s.stop() }
+            try s.start(arguments: debug ? ["--log-stderr", "--debug"] : ["--log-stderr"])
+            let said = "Busy: libpipewire cannot load its native protocol (No such file or directory; PipeWire's client modules"
+            #expect(waitUntil { s.log.contains(said) }, "debug \(debug), log:\n\(s.log)")
+            #expect(s.log.components(separatedBy: "cannot load its native protocol").count == 2, "once: \(s.log)")
+            #expect(!s.log.contains("PipeWire is not running"), "PipeWire may be running; its modules are missing: \(s.log)")
+            let foreign = s.log.split(separator: "\n").filter { !$0.hasPrefix("icared: ") }
+            #expect(foreign.isEmpty, "lines icared did not write (debug \(debug)):\n\(foreign.joined(separator: "\n"))")
+            #expect(s.log.contains("icared: PipeWire's library says: ") == debug, "libpipewire's words, in icared's debug log only: \(s.log)")
+            #expect(try s.string("State") == "waiting")
+        }
+    }
 }
