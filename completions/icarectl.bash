@@ -26,7 +26,7 @@ _icarectl() {
         COMPREPLY=($(compgen -W "--no-color --help" -- "$cur")) ;;
     history)
         if [[ "$prev" == --days ]]; then COMPREPLY=($(compgen -W "7 14 30" -- "$cur")); return; fi
-        COMPREPLY=($(compgen -W "--days --json --no-color --help today yesterday" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "--days --json --csv --no-color --help today yesterday" -- "$cur")) ;;
     get)
         COMPREPLY=($(compgen -W "--json --no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem" -- "$cur")) ;;
     set)

@@ -27,7 +27,7 @@ build_run_packages="
   pkg-config libdbus-1-dev libsystemd-dev libstdc++-12-dev
   libwayland-dev libpipewire-0.3-dev
   dbus-daemon dbus-bin
-  gettext make
+  gettext appstream make
   libgtk-4-dev libadwaita-1-dev
   libcanberra-dev libcanberra0 libcanberra-pulse sound-theme-freedesktop
 "
@@ -39,6 +39,8 @@ build_run_packages="
 #   libpipewire-0.3-dev                       build (the PipeWire busy source's module map)
 #   dbus-daemon dbus-bin                      scripts/run's private bus where none is reachable, dbus-send
 #   gettext                                   msgfmt: the catalogs scripts/run and make install compile
+#   appstream                                 appstreamcli: make install merges NEWS's releases into the
+#                                             AppStream metainfo (scripts/po metainfo)
 #   make                                      make, make install
 #   libgtk-4-dev libadwaita-1-dev             build: the app, icare (the CAdwaita module map)
 #   libcanberra-dev                           build: the CCanberra module map's header
@@ -65,7 +67,7 @@ test_packages="
   waybar grim
   xfce4-panel
   mako-notifier sway-notification-center
-  dpkg-dev debhelper fakeroot lintian
+  dpkg-dev debhelper fakeroot lintian desktop-file-utils
   zsh fish
   pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
@@ -110,6 +112,8 @@ test_packages="
 #                                             headless sway (RealServerTests; makoctl, swaync-client)
 #   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
 #                                             scripts/test-deb (lintian, apt install)
+#   desktop-file-utils                        desktop-file-validate: the installed desktop entries
+#                                             (scripts/test-deb, InstallTests)
 #   zsh fish                                  the completion scripts, run in the real shells
 #   gnome-shell gnome-shell-extension-appindicator gjs
 #                                             a real headless GNOME Shell 43 with its AppIndicator

@@ -11,7 +11,7 @@ public enum Command: Equatable, Sendable {
     /// Resume a pause you started, else pause until resumed (a status bar's click).
     case pauseToggle
     case resume
-    case history(HistoryRange, json: Bool)
+    case history(HistoryRange, output: HistoryOutput = .text)
     /// nil key = every setting.
     case get(SettingKey?, json: Bool)
     case set(SettingKey, SettingValue)
@@ -55,6 +55,15 @@ public enum HistoryRange: Equatable, Sendable {
     case date(LocalDate)
     /// The last N days, today included: a chart.
     case days(Int)
+}
+
+/// How `history` prints.
+public enum HistoryOutput: Equatable, Sendable {
+    /// Words for a person (a list, or a chart for several days).
+    case text
+    case json
+    /// RFC 4180 CSV for a spreadsheet: a row per break, or per day.
+    case csv
 }
 
 /// Shells with completion scripts.

@@ -56,24 +56,27 @@ extension CommandTable {
     }
 
     static func validateHistory(_ p: ParsedArguments) throws(CLIError) -> Command {
-        let json = p.flags.contains("json")
+        guard !(p.flags.contains("json") && p.flags.contains("csv")) else {
+            throw .usage(tr("Give either --json or --csv, not both."), command: "history")
+        }
+        let output: HistoryOutput = p.flags.contains("json") ? .json : p.flags.contains("csv") ? .csv : .text
         if let d = p.values["days"] {
             guard p.positionals.isEmpty else { throw .usage(tr("Give either a day or --days N, not both."), command: "history") }
             guard let n = Int(d), (1...366).contains(n) else {
                 throw .usage(tr("--days takes a number of days from 1 to 366, not '%s'.", d), command: "history")
             }
-            return .history(.days(n), json: json)
+            return .history(.days(n), output: output)
         }
-        guard let word = p.positionals.first else { return .history(.today, json: json) }
+        guard let word = p.positionals.first else { return .history(.today, output: output) }
         switch word.lowercased() {
-        case "today": return .history(.today, json: json)
-        case "yesterday": return .history(.yesterday, json: json)
+        case "today": return .history(.today, output: output)
+        case "yesterday": return .history(.yesterday, output: output)
         default:
             guard let date = LocalDate(word) else {
                 throw .usage(tr("'%s' is not a day; write today, yesterday or a date as YYYY-MM-DD.", word)
                     + Suggestion.phrase(word, among: ["today", "yesterday"]), command: "history")
             }
-            return .history(.date(date), json: json)
+            return .history(.date(date), output: output)
         }
     }
 

@@ -88,8 +88,8 @@ struct Runner {
             } else {
                 say(tr("Resumed.") + "\n")
             }
-        case .history(let range, let json):
-            try history(range, json: json, now: now)
+        case .history(let range, let output):
+            try history(range, output: output, now: now)
         case .get(let key, let json):
             var settings: [SettingKey: SettingValue] = [:]
             if let key {
@@ -155,7 +155,7 @@ struct Runner {
         return UInt32(seconds)
     }
 
-    func history(_ range: HistoryRange, json: Bool, now: Timestamp) throws(CLIError) {
+    func history(_ range: HistoryRange, output: HistoryOutput, now: Timestamp) throws(CLIError) {
         let cal = context.calendar
         let today = cal.local(now).date
         let f = HistoryFormatter(time: context.time, style: context.style)
@@ -165,7 +165,11 @@ struct Runner {
             let days = (0..<n).map { today.adding(days: $0 - n + 1) }
             let from = cal.startOfDay(days[0]), to = cal.startOfDay(today.adding(days: 1))
             let tallies = f.tally(try proxy.history(from: from, to: to), days: days)
-            say(json ? f.daysJSON(tallies, from: from, to: to).text + "\n" : f.chart(tallies))
+            switch output {
+            case .text: say(f.chart(tallies))
+            case .json: say(f.daysJSON(tallies, from: from, to: to).text + "\n")
+            case .csv: say(f.daysCSV(tallies))
+            }
             return
         case .today: day = today
         case .yesterday: day = today.adding(days: -1)
@@ -173,6 +177,10 @@ struct Runner {
         }
         let from = cal.startOfDay(day), to = cal.startOfDay(day.adding(days: 1))
         let records = try proxy.history(from: from, to: to)
-        say(json ? f.dayJSON(records, on: day, from: from, to: to).text + "\n" : f.list(records, on: day, isToday: day == today))
+        switch output {
+        case .text: say(f.list(records, on: day, isToday: day == today))
+        case .json: say(f.dayJSON(records, on: day, from: from, to: to).text + "\n")
+        case .csv: say(f.dayCSV(records))
+        }
     }
 }

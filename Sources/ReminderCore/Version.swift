@@ -1,5 +1,6 @@
 /// The version of iCare, shared by the service (`Version` property,
-/// `icared --version`) and the CLI (`icarectl --version`).
+/// `icared --version`) and the CLI (`icarectl --version`). Written by
+/// scripts/version from NEWS, the one place the version is set.
 public enum ICareVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }

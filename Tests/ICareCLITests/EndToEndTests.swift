@@ -40,7 +40,7 @@ import ReminderCore
             (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["set", "sound", "loud"], "Error: Sound must be true or false.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["stauts"], "Error: 'stauts' is not a command. Did you mean 'status'?\nUsage: icarectl [COMMAND] [OPTIONS]\nSee 'icarectl --help' for the commands.\n"),
-            (["history", "--days", "0"], "Error: --days takes a number of days from 1 to 366, not '0'.\nUsage: icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json]\nSee 'icarectl history --help'.\n"),
+            (["history", "--days", "0"], "Error: --days takes a number of days from 1 to 366, not '0'.\nUsage: icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json] [--csv]\nSee 'icarectl history --help'.\n"),
         ]
         for (args, stderr) in cases {
             let r = try icarectl(h, args)

@@ -396,7 +396,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
               icarectl snooze 10m
 
             """)
-        #expect(CommandTable.command("history")!.usage == "icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json]")
+        #expect(CommandTable.command("history")!.usage == "icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json] [--csv]")
     }
 
     @Test func noHealthClaimsBeyondEyeStrain() {

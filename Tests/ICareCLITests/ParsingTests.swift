@@ -68,17 +68,20 @@ private func usage(_ line: String) -> String? {
     }
 
     @Test func history() throws {
-        #expect(parse("history") == .success(.history(.today, json: false)))
-        #expect(parse("history today --json") == .success(.history(.today, json: true)))
-        #expect(parse("history yesterday") == .success(.history(.yesterday, json: false)))
-        #expect(parse("history 2024-02-29") == .success(.history(.date(try #require(LocalDate(year: 2024, month: 2, day: 29))), json: false)))
-        #expect(parse("history --days 7") == .success(.history(.days(7), json: false)))
-        #expect(parse("history --days=30 --json") == .success(.history(.days(30), json: true)))
+        #expect(parse("history") == .success(.history(.today)))
+        #expect(parse("history today --json") == .success(.history(.today, output: .json)))
+        #expect(parse("history yesterday") == .success(.history(.yesterday)))
+        #expect(parse("history 2024-02-29") == .success(.history(.date(try #require(LocalDate(year: 2024, month: 2, day: 29))))))
+        #expect(parse("history --days 7") == .success(.history(.days(7))))
+        #expect(parse("history --days=30 --json") == .success(.history(.days(30), output: .json)))
         #expect(usage("history 2023-02-29") == "'2023-02-29' is not a day; write today, yesterday or a date as YYYY-MM-DD.")
         #expect(usage("history todya") == "'todya' is not a day; write today, yesterday or a date as YYYY-MM-DD. Did you mean 'today'?")
         #expect(usage("history --days 0") == "--days takes a number of days from 1 to 366, not '0'.")
         #expect(usage("history --days week") == "--days takes a number of days from 1 to 366, not 'week'.")
         #expect(usage("history today --days 7") == "Give either a day or --days N, not both.")
+        #expect(parse("history --csv") == .success(.history(.today, output: .csv)))
+        #expect(parse("history --days 7 --csv") == .success(.history(.days(7), output: .csv)))
+        #expect(usage("history --csv --json") == "Give either --json or --csv, not both.")
     }
 
     @Test func getAndSet() {

@@ -19,6 +19,7 @@ import TestSupport
             "\(unitDir)/icared.service": 0o644,
             "\(prefix)/share/applications/org.icare.App.desktop": 0o644,
             "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.Reminder.svg": 0o644,
+            "\(prefix)/share/metainfo/org.icare.App.metainfo.xml": 0o644,
             "\(autostart)/icared-autostart.desktop": 0o644,
             "\(prefix)/share/man/man1/icarectl.1": 0o644,
             "\(prefix)/share/man/man1/icare.1": 0o644,
