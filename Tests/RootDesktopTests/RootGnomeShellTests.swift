@@ -7,7 +7,7 @@ import TestSupport
 /// user: the shell is what it says, the bus activates the installed icared, and its reminder shows
 /// as a banner a person sees (read through the accessibility tree inside the root).
 @Suite struct RootGnomeShellTests {
-    @Test(arguments: DesktopRoot.Release.allCases)
+    @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func theInstalledIcaredIsActivatedAndItsReminderShowsOnGnomeShell(_ release: DesktopRoot.Release) throws {
         // Time scale 90 (inherited from the bus by the activated icared): a 15 min interval passes in 10 s.
         let shell = try RootGnomeShell(release, variables: ["ICARE_TIME_SCALE": "90"])

@@ -97,8 +97,9 @@ public final class RootPlasma: @unchecked Sendable {
     public func popups() throws -> [GnomeShellAccessibility.Banner] {
         let nodes = try session.accessibility.nodes(of: "plasmashell")
         return GnomeShellAccessibility.subtrees(nodes) { $0.role == "notification" }.map { root, below in
+            // libatspi 2.56 names a push button "button" (2.46: "push button"); its label is a child of it.
             GnomeShellAccessibility.Banner(box: root, labels: [root] + below.filter { ["label", "text"].contains($0.role) && !$0.name.isEmpty },
-                                           buttons: below.filter { $0.role == "push button" })
+                                           buttons: below.filter { ["push button", "button"].contains($0.role) })
         }
     }
 

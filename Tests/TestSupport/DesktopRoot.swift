@@ -119,8 +119,10 @@ public final class DesktopRoot: @unchecked Sendable {
             return (!stopped, groups)
         }
         guard first else { return }
-        for p in started.reversed() { Subprocess.killGroup(p) }
+        // The namespace first: a program that left its group (Xvfb makes one of its own) still holds the
+        // socket by which Foundation learns that the `exec` that started it has ended.
         _ = try? Subprocess.run([Self.script, "stop", String(pid)], environment: Self.hostEnvironment, timeout: 20)
+        for p in started.reversed() { Subprocess.killGroup(p) }
         try? lifeline.fileHandleForWriting.close()
         try? FileManager.default.removeItem(at: work)
     }
