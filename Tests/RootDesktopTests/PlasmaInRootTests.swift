@@ -6,7 +6,7 @@ import TestSupport
 /// (6.3.6, 6.7.4) on X11, as an ordinary user: plasmashell is the notification server it says, the
 /// bus activates the installed icared, and its reminder shows as a popup with its buttons (read through
 /// the accessibility tree inside the root).
-@Suite struct RootPlasmaTests {
+@Suite struct PlasmaInRootTests {
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func theInstalledIcaredIsActivatedAndItsReminderShowsOnPlasma(_ release: DesktopRoot.Release) throws {
         let plasma = try RootPlasma(release, variables: ["ICARE_TIME_SCALE": "90"])

@@ -6,7 +6,7 @@ import TestSupport
 /// and a Debian testing root, on the real GNOME Shell there (48.7, 50.5), headless, as an ordinary
 /// user: the shell is what it says, the bus activates the installed icared, and its reminder shows
 /// as a banner a person sees (read through the accessibility tree inside the root).
-@Suite struct RootGnomeShellTests {
+@Suite struct GnomeInRootTests {
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func theInstalledIcaredIsActivatedAndItsReminderShowsOnGnomeShell(_ release: DesktopRoot.Release) throws {
         // Time scale 90 (inherited from the bus by the activated icared): a 15 min interval passes in 10 s.
