@@ -36,6 +36,7 @@
 #   DBUSINTERFACEDIR     $(DATADIR)/dbus-1/interfaces
 #   APPLICATIONSDIR      $(DATADIR)/applications
 #   ICONDIR              $(DATADIR)/icons/hicolor/scalable/apps
+#   SYMBOLICICONDIR      $(DATADIR)/icons/hicolor/symbolic/apps
 #   METAINFODIR          $(DATADIR)/metainfo (AppStream: what software centres show)
 #   AUTOSTARTDIR         $(SYSCONFDIR)/xdg/autostart; for a PREFIX inside
 #                        $(HOME): $XDG_CONFIG_HOME/autostart (~/.config/autostart)
@@ -87,6 +88,7 @@ DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
 DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
 APPLICATIONSDIR ?= $(DATADIR)/applications
 ICONDIR ?= $(DATADIR)/icons/hicolor/scalable/apps
+SYMBOLICICONDIR ?= $(DATADIR)/icons/hicolor/symbolic/apps
 METAINFODIR ?= $(DATADIR)/metainfo
 AUTOSTARTDIR ?= $(if $(home_prefix),$(xdg_config_home)/autostart,$(SYSCONFDIR)/xdg/autostart)
 BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
@@ -122,9 +124,10 @@ installed_files = \
 	$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service \
 	$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml \
 	$(D)$(SYSTEMDUSERUNITDIR)/icared.service \
-	$(D)$(APPLICATIONSDIR)/org.icare.App.desktop \
-	$(D)$(ICONDIR)/org.icare.Reminder.svg \
-	$(D)$(METAINFODIR)/org.icare.App.metainfo.xml \
+	$(D)$(APPLICATIONSDIR)/org.icare.app.desktop \
+	$(D)$(ICONDIR)/org.icare.app.svg \
+	$(D)$(SYMBOLICICONDIR)/org.icare.app-symbolic.svg \
+	$(D)$(METAINFODIR)/org.icare.app.metainfo.xml \
 	$(D)$(AUTOSTARTDIR)/icared-autostart.desktop \
 	$(D)$(MANDIR)/man1/icarectl.1 \
 	$(D)$(MANDIR)/man1/icare.1 \
@@ -177,11 +180,12 @@ install: $(install_needs_build) install-shell-extension
 	$(call install_subst,dbus/org.icare.Reminder.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service)
 	$(call install_file,dbus/org.icare.Reminder.xml,$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml,0644)
 	$(call install_subst,systemd/icared.service.in,$(D)$(SYSTEMDUSERUNITDIR)/icared.service)
-	$(call install_desktop,data/org.icare.App.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.App.desktop)
-	$(call install_file,data/icons/org.icare.Reminder.svg,$(D)$(ICONDIR)/org.icare.Reminder.svg,0644)
-	mkdir -p '$(D)$(METAINFODIR)' && scripts/po metainfo '$(D)$(METAINFODIR)/org.icare.App.metainfo.xml.tmp' \
-	  && chmod 0644 '$(D)$(METAINFODIR)/org.icare.App.metainfo.xml.tmp' \
-	  && mv -f '$(D)$(METAINFODIR)/org.icare.App.metainfo.xml.tmp' '$(D)$(METAINFODIR)/org.icare.App.metainfo.xml'
+	$(call install_desktop,data/org.icare.app.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.app.desktop)
+	$(call install_file,data/icons/org.icare.app.svg,$(D)$(ICONDIR)/org.icare.app.svg,0644)
+	$(call install_file,data/icons/org.icare.app-symbolic.svg,$(D)$(SYMBOLICICONDIR)/org.icare.app-symbolic.svg,0644)
+	mkdir -p '$(D)$(METAINFODIR)' && scripts/po metainfo '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml.tmp' \
+	  && chmod 0644 '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml.tmp' \
+	  && mv -f '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml.tmp' '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml'
 	$(call install_desktop,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
 	$(call install_file,man/icarectl.1,$(D)$(MANDIR)/man1/icarectl.1,0644)
 	$(call install_file,man/icare.1,$(D)$(MANDIR)/man1/icare.1,0644)
@@ -226,6 +230,6 @@ print-dirs:
 	echo "MANDIR=$(MANDIR)"; echo "SYSCONFDIR=$(SYSCONFDIR)"; \
 	echo "SYSTEMDUSERUNITDIR=$(SYSTEMDUSERUNITDIR)"; echo "DBUSSERVICEDIR=$(DBUSSERVICEDIR)"; \
 	echo "DBUSINTERFACEDIR=$(DBUSINTERFACEDIR)"; echo "APPLICATIONSDIR=$(APPLICATIONSDIR)"; \
-	echo "ICONDIR=$(ICONDIR)"; echo "METAINFODIR=$(METAINFODIR)"; echo "AUTOSTARTDIR=$(AUTOSTARTDIR)"; \
+	echo "ICONDIR=$(ICONDIR)"; echo "SYMBOLICICONDIR=$(SYMBOLICICONDIR)"; echo "METAINFODIR=$(METAINFODIR)"; echo "AUTOSTARTDIR=$(AUTOSTARTDIR)"; \
 	echo "BASHCOMPLETIONDIR=$(BASHCOMPLETIONDIR)"; echo "ZSHCOMPLETIONDIR=$(ZSHCOMPLETIONDIR)"; \
 	echo "FISHCOMPLETIONDIR=$(FISHCOMPLETIONDIR)"; echo "LOCALEDIR=$(LOCALEDIR)"

@@ -18,7 +18,7 @@ import * as Texts from './texts.js';
 const BUS_NAME = 'org.icare.Reminder';
 const OBJECT_PATH = '/org/icare/Reminder';
 const INTERFACE_FILE = 'dbus-1/interfaces/org.icare.Reminder.xml';
-const APP_ID = 'org.icare.App';
+const APP_ID = 'org.icare.app';
 const MICRO = 1000000;
 
 /**

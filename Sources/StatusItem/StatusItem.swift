@@ -25,12 +25,12 @@ public final class StatusItem {
     static let watcherName = BusName("org.kde.StatusNotifierWatcher")
     /// Owned by iCare's GNOME Shell extension (gnome-extension/) while it shows the ring.
     static let shellRingName = BusName("org.icare.ShellRing")
-    static let iconName = "org.icare.Reminder"
+    static let iconName = "org.icare.app"
 
     /// The theme icon offered beside the pixmaps: none while the ring is
     /// drawn. GNOME's AppIndicator, Plasma's tray and xfce4-panel draw an
     /// item's `IconName` whenever the theme has it, and an installed iCare
-    /// puts `org.icare.Reminder` (the static eye) into hicolor. The ring is
+    /// puts `org.icare.app` (the static eye) into hicolor. The ring is
     /// rendered before the item is exported, so the name is a fallback only.
     var iconName: String { pixmapsEmpty ? StatusItem.iconName : "" }
 

@@ -4,11 +4,11 @@ import ReminderClient
 import Localization
 
 /// The application: one instance per session (GApplication's own bus name,
-/// `org.icare.App`; a second launch only asks the first to show its window),
+/// `org.icare.app`; a second launch only asks the first to show its window),
 /// the service's sd-event loop run inside GLib's main loop, and the window.
 /// Closing the window ends the process; icared is the one that stays.
 final class ICareApp {
-    static let id = "org.icare.App"
+    static let id = "org.icare.app"
     let application: UnsafeMutablePointer<AdwApplication>
     private var loop: EventLoop?
     private var model: AppModel?

@@ -13,7 +13,7 @@ import TestSupport
         // The preferences take the keyboard focus (X's input focus: no window manager here)...
         try rig.press("Preferences")
         #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "Preferences" }, "\((try? rig.focusedWindowName()) ?? "")")
-        // ...the second instance asks the first (GApplication's org.icare.App on the bus) to show its window, and ends;
+        // ...the second instance asks the first (GApplication's org.icare.app on the bus) to show its window, and ends;
         // the first raises its window, which takes the focus.
         let second = try rig.launchApp(log: "second.log")
         #expect(waitUntil(timeout: 10) { !second.isRunning }, "the second launch did not end")
@@ -21,8 +21,8 @@ import TestSupport
         #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "iCare" }, "the main window raised: \((try? rig.focusedWindowName()) ?? "")")
         let windows = try rig.windows()
         #expect(windows.count == 2, "the main window and the preferences, nothing more: \(windows.map { $0.first?.name ?? "" })")
-        #expect(try rig.waitForName("org.icare.App"))
-        let owner = try rig.service.ownerProcess(of: "org.icare.App")
+        #expect(try rig.waitForName("org.icare.app"))
+        let owner = try rig.service.ownerProcess(of: "org.icare.app")
         #expect(owner == rig.app!.processIdentifier, "the first instance keeps the name: \(String(describing: owner))")
         // The window's Close button (a real press through the accessibility tree) ends the process; icared stays.
         try rig.press("Close", within: "iCare")  // the main window's, not the preferences'
@@ -84,7 +84,7 @@ import TestSupport
                 let before = reached.count
                 let app = try rig.launchApp(log: "app-\(k).log")
                 try rig.waitForHome("the waiting state", { $0.contains { $0.name.hasPrefix("Next break at ") } })
-                #expect(waitUntil(timeout: 10) { rig.sway?.focusedApp() == "org.icare.App" }, "sway focuses the new window")
+                #expect(waitUntil(timeout: 10) { rig.sway?.focusedApp() == "org.icare.app" }, "sway focuses the new window")
                 try rig.keys(Array(repeating: "Tab", count: k) + ["Return"])
                 // The preferences window is built on its first use: on a loaded machine that takes seconds.
                 _ = waitUntil(timeout: 8) { (try? s.string("State")) != "waiting" || ((try? rig.preferences()) ?? []).count > 0 }

@@ -17,9 +17,10 @@ import TestSupport
             "\(prefix)/share/dbus-1/services/org.icare.Reminder.service": 0o644,
             "\(prefix)/share/dbus-1/interfaces/org.icare.Reminder.xml": 0o644,
             "\(unitDir)/icared.service": 0o644,
-            "\(prefix)/share/applications/org.icare.App.desktop": 0o644,
-            "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.Reminder.svg": 0o644,
-            "\(prefix)/share/metainfo/org.icare.App.metainfo.xml": 0o644,
+            "\(prefix)/share/applications/org.icare.app.desktop": 0o644,
+            "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.app.svg": 0o644,
+            "\(prefix)/share/icons/hicolor/symbolic/apps/org.icare.app-symbolic.svg": 0o644,
+            "\(prefix)/share/metainfo/org.icare.app.metainfo.xml": 0o644,
             "\(autostart)/icared-autostart.desktop": 0o644,
             "\(prefix)/share/man/man1/icarectl.1": 0o644,
             "\(prefix)/share/man/man1/icare.1": 0o644,
@@ -254,7 +255,7 @@ import TestSupport
         #expect(service.contains("\nExec=\(bindir)/icared\n"))
         #expect(service.contains("\nName=org.icare.Reminder\n"))
         #expect(service.contains("\nSystemdService=icared.service\n"))
-        let desktop = try read(prefix + "/share/applications/org.icare.App.desktop")
+        let desktop = try read(prefix + "/share/applications/org.icare.app.desktop")
         #expect(desktop.contains("\nExec=\(bindir)/icare\n"))
         #expect(desktop.contains("\nTerminal=false\n"))
         let auto = try read(autostart + "/icared-autostart.desktop")

@@ -1,0 +1,70 @@
+import Testing
+import Foundation
+import TestSupport
+import ReminderCore
+
+/// What software centres and packagers read, as `make install` writes it:
+/// the AppStream metainfo (validated by the real appstreamcli at its most
+/// pedantic, its texts in Dutch too, its releases from NEWS) and the desktop
+/// entries (desktop-file-validate); and one version, from NEWS, everywhere.
+@Suite struct MetadataTests {
+    static let repo = InstallTests.repo
+
+    /// One install into a temporary prefix, read by each check.
+    static func installed() throws -> (InstallTempDir, String) {
+        let tmp = try InstallTempDir()
+        try InstallTests().make(["install", "DESTDIR=\(tmp.path)", "PREFIX=/usr"])
+        return (tmp, tmp.path + "/usr/share")
+    }
+
+    @Test func theMetainfoPassesAppstreamcliAtItsMostPedantic() throws {
+        let (tmp, share) = try Self.installed()
+        _ = tmp
+        let file = share + "/metainfo/org.icare.app.metainfo.xml"
+        let r = try Subprocess.run(["appstreamcli", "validate", "--pedantic", "--no-net", "--no-color", file])
+        #expect(r.status == 0, "\(r)")
+        let findings = (r.stdout + r.stderr).split(separator: "\n").filter { $0.count > 2 && "EWIP".contains($0.first!) && $0.dropFirst().hasPrefix(": ") }
+        #expect(findings.isEmpty, "appstreamcli --pedantic: \(findings)")
+
+        let xml = try String(contentsOfFile: file, encoding: .utf8)
+        for tag in ["name", "summary", "caption", "keyword"] {
+            #expect(xml.contains("<\(tag) xml:lang=\"nl\">"), "no Dutch <\(tag)>")
+        }
+        #expect(xml.contains("<p xml:lang=\"nl\">Kijk elke 20 minuten 20 seconden lang naar iets op 6 meter afstand."))
+        #expect(xml.contains("<launchable type=\"desktop-id\">org.icare.app.desktop</launchable>"))
+        #expect(xml.contains("<dbus type=\"user\">org.icare.Reminder</dbus>"))
+        // The releases, newest first, are NEWS's: the first one is the version the programs tell.
+        let first = try #require(xml.range(of: "<release ")).upperBound
+        #expect(xml[first...].hasPrefix("type=\"stable\" version=\"\(ICareVersion.current)\""), "\(xml[first...].prefix(80))")
+        #expect(!xml.contains("This release adds") || xml.contains("Deze versie voegt"), "the release notes are translated")
+        // What the metainfo promises is installed beside it.
+        for path in ["/applications/org.icare.app.desktop", "/dbus-1/services/org.icare.Reminder.service"] {
+            #expect(FileManager.default.fileExists(atPath: share + path), "\(path) is missing")
+        }
+    }
+
+    @Test func theDesktopEntriesPassDesktopFileValidate() throws {
+        let (tmp, share) = try Self.installed()
+        for entry in [share + "/applications/org.icare.app.desktop", tmp.path + "/etc/xdg/autostart/icared-autostart.desktop"] {
+            let r = try Subprocess.run(["desktop-file-validate", entry])
+            #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(entry): \(r)")
+        }
+    }
+
+    /// NEWS is the one place the version is set; the files that must carry the number are written
+    /// from it (scripts/version --write) and the built programs tell it.
+    @Test func oneVersionFromNEWS() throws {
+        let script = Self.repo.appendingPathComponent("scripts/version").path
+        let version = try Subprocess.run([script])
+        #expect(version.status == 0, "\(version)")
+        #expect(version.stdout == ICareVersion.current + "\n")
+        let check = try Subprocess.run([script, "--check"])
+        #expect(check.status == 0, "\(check)")
+        let changelog = try Subprocess.run(["dpkg-parsechangelog", "-l", Self.repo.appendingPathComponent("debian/changelog").path, "-S", "Version"])
+        #expect(changelog.stdout == ICareVersion.current + "\n", "\(changelog)")
+        for program in ["icared", "icarectl"] {
+            let r = try Subprocess.run([try Products.path(program), "--version"])
+            #expect(r.stdout == "\(program) \(ICareVersion.current)\n", "\(r)")
+        }
+    }
+}
