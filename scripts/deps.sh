@@ -25,7 +25,7 @@ done
 # Building and running iCare (scripts/run, make, make install).
 build_run_packages="
   pkg-config libdbus-1-dev libsystemd-dev libstdc++-12-dev
-  libwayland-dev libpipewire-0.3-dev
+  libwayland-dev libpipewire-0.3-dev libpipewire-0.3-modules
   dbus-daemon dbus-bin
   gettext appstream make
   libgtk-4-dev libadwaita-1-dev
@@ -37,6 +37,9 @@ build_run_packages="
 #                                             (Sources/icared/link)
 #   libwayland-dev                            build (the Wayland idle watch's module map)
 #   libpipewire-0.3-dev                       build (the PipeWire busy source's module map)
+#   libpipewire-0.3-modules                   run: libpipewire's native protocol, without which icared
+#                                             cannot see calls and screen shares (apt leaves it out
+#                                             here: it is only a Recommends of PipeWire's daemon)
 #   dbus-daemon dbus-bin                      scripts/run's private bus where none is reachable, dbus-send
 #   gettext                                   msgfmt: the catalogs scripts/run and make install compile
 #   appstream                                 appstreamcli: make install merges NEWS's releases into the
