@@ -10,11 +10,14 @@ import SystemdKit
 /// with their values: `State` (u) and `LastBreakEndTime` (t, wall-clock
 /// seconds; 0 while a break runs or before the first one).
 ///
-/// A GNOME break was taken when `State` was in-break and then
-/// `LastBreakEndTime` moved past every end seen before (GNOME sets it when
-/// the person comes back from the break); `onBreakTaken` then gets the
-/// seconds from the break's start, as seen here, to that end. An end that
-/// moves without a break (GNOME's skip or delay) is no rest.
+/// A GNOME break was taken when the person was away — `State` in-break or
+/// idle — and then `LastBreakEndTime` moved past every end seen before
+/// (GNOME sets it when the person comes back after a break's length away,
+/// however the break manager got there: 4 → 3 → 2 → 1, or 4 → 2 → 1 when
+/// the break was taken by going idle, measured on GNOME 48); `onBreakTaken`
+/// then gets the seconds from the first away state seen here to that end.
+/// An end that moves while the person is active (GNOME's skip or delay:
+/// break due → active) is no rest.
 public final class ScreenTimeWatch {
     public static let busName = BusName("org.gnome.Shell")
     public static let path = ObjectPath("/org/gnome/Shell/ScreenTime")
@@ -32,8 +35,8 @@ public final class ScreenTimeWatch {
     private var subscription: SignalSubscription?
     /// The latest non-zero `LastBreakEndTime`.
     private var lastEnd: UInt64 = 0
-    /// When the running break was first seen (wall-clock seconds).
-    private var breakSince: UInt64?
+    /// When the person was first seen away (in break or idle; wall-clock seconds).
+    private var awaySince: UInt64?
     private var said = false
 
     public init(connection: Connection, log: Log) {
@@ -48,7 +51,7 @@ public final class ScreenTimeWatch {
         }
         shell.start { [weak self] owner in
             guard let self else { return }
-            self.breakSince = nil
+            self.awaySince = nil
             self.lastEnd = 0
             guard owner != nil else { return }
             self.shell.call(Self.path, .properties, "GetAll", [.string(Self.interface)]) { [weak self] result in
@@ -68,8 +71,8 @@ public final class ScreenTimeWatch {
         if let end, end > lastEnd {
             let moved = lastEnd != 0 || !first
             lastEnd = end
-            if moved, let since = breakSince {
-                breakSince = nil
+            if moved, let since = awaySince {
+                awaySince = nil
                 let seconds = UInt32(clamping: end > since ? end - since : 1)
                 log.info("GNOME's own break was taken (\(seconds) s); counted as a rest.")
                 onBreakTaken?(seconds)
@@ -77,9 +80,9 @@ public final class ScreenTimeWatch {
         }
         guard let state else { return }
         switch BreakState(rawValue: state) {
-        case .inBreak: if breakSince == nil { breakSince = now }
-        case .idle: break  // the break ended while the person is still away: its end comes on return
-        default: breakSince = nil
+        // Away: in GNOME's break, or idle (a break taken by going idle never shows in-break). Its end comes on return.
+        case .inBreak, .idle: if awaySince == nil { awaySince = now }
+        default: awaySince = nil
         }
     }
 }

@@ -22,6 +22,11 @@ public enum DconfReading {
 /// One database serves every feature that reads a GSettings key (do-not-disturb,
 /// GNOME's break reminders, …): each adds its prefix; a reader added after
 /// `start` is subscribed at once and gets a read of its own.
+///
+/// With `desktops` set, a desktop's keys (GNOME's under `/org/gnome/`,
+/// Cinnamon's, MATE's) reach their readers only while that desktop is in
+/// use; otherwise the readers get `.missing` (every key at its default), and
+/// no read happens before the desktop in use is known.
 public final class DconfDatabase {
     public let path: String
     private let connection: Connection
@@ -43,6 +48,8 @@ public final class DconfDatabase {
     /// Wraps each read's round of listeners; the owner of several related
     /// readers sets it to take their results as one change.
     public var batch: (() -> Void) -> Void = { $0() }
+    /// Which desktop is in use; nil: every desktop's keys are read (set before `start`).
+    public var desktops: SessionDesktops?
     private var started = false
 
     /// `path` is the GVDB file (`XDGPaths.dconfDatabase`); problems are logged once each, as `dconf`.
@@ -76,6 +83,11 @@ public final class DconfDatabase {
         guard !started else { return }
         started = true
         notifications = listeners.map { subscribe($0.prefix) }
+        if let desktops {
+            desktops.observe { [weak self] in self?.scheduleRead() }
+            desktops.whenSettled { [weak self] in self?.scheduleRead() }
+            desktops.start()
+        }
         service = connection.watchName(Self.service) { [weak self] owner in self?.serviceChanged(owner) }
     }
 
@@ -131,6 +143,7 @@ public final class DconfDatabase {
 
     /// Reads the file once and hands the result to every listener.
     public func read() {
+        if let desktops, !desktops.settled { return }  // read again once it is known
         let reading: DconfReading
         do {
             reading = .database(try GVDBFile(path: path))
@@ -142,6 +155,14 @@ public final class DconfDatabase {
                 reading = .unreadable
             }
         }
-        batch { for listener in listeners { listener.read(reading) } }
+        batch {
+            for listener in listeners { listener.read(applies(listener.prefix) ? reading : .missing) }
+        }
+    }
+
+    /// Whether keys under `prefix` act now: they belong to no desktop, or to the one in use.
+    public func applies(_ prefix: String) -> Bool {
+        guard let desktops, let desktop = Desktop.owning(dconfPrefix: prefix) else { return true }
+        return desktops.inUse(desktop)
     }
 }

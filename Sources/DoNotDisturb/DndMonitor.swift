@@ -46,15 +46,25 @@ public final class DndMonitor {
     /// so the file is read once for all; `start` starts it.
     public let dconf: DconfDatabase
 
+    /// Which desktop is in use; nil: every desktop's switch is followed (tests of one watcher).
+    public let desktops: SessionDesktops?
+
     /// Watches the desktop through `session`; `dconfDatabasePath` is the GVDB
-    /// file dconf keeps GSettings in (`XDGPaths.dconfDatabase`).
-    public init(session: Connection, loop: EventLoop, log: Log, dconfDatabasePath: String) {
+    /// file dconf keeps GSettings in (`XDGPaths.dconfDatabase`). With
+    /// `desktops`, a desktop's switch is watched only where the session may
+    /// be that desktop, and its dconf keys act only while it is in use.
+    public init(session: Connection, loop: EventLoop, log: Log, dconfDatabasePath: String, desktops: SessionDesktops? = nil) {
         connection = session
         self.loop = loop
         self.log = log
+        self.desktops = desktops
         problems = ProblemLog(log: log)
         dconf = DconfDatabase(path: dconfDatabasePath, connection: session, loop: loop, log: log, problems: problems)
+        dconf.desktops = desktops
     }
+
+    /// Whether the session may be `desktop`'s, so its watcher is worth starting.
+    private func mayBe(_ desktop: Desktop) -> Bool { desktops?.isCandidate(desktop) ?? true }
 
     /// The providers found so far (on the bus, or for dconf-based desktops a
     /// dconf database on disk), in a fixed order; for the log.
@@ -80,9 +90,13 @@ public final class DndMonitor {
         })
         // One read speaks for three providers: their reports count as one change.
         dconf.batch = batch
-        watchers = [DconfKeyWatcher.Key.gnome, .cinnamon, .mate].map { DconfKeyWatcher(key: $0, database: dconf, context: context) }
-        watchers += [KDEWatcher(context: context), XfceWatcher(context: context), DunstWatcher(context: context),
-                     SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]
+        // A desktop the session cannot be is not watched (nor named in the log);
+        // the notification servers of no desktop (dunst, swaync, mako) are the server in use wherever they run.
+        let keys: [(Desktop, DconfKeyWatcher.Key)] = [(.gnome, .gnome), (.cinnamon, .cinnamon), (.mate, .mate)]
+        watchers = keys.filter { mayBe($0.0) }.map { DconfKeyWatcher(key: $0.1, database: dconf, context: context) }
+        if mayBe(.kde) { watchers.append(KDEWatcher(context: context)) }
+        if mayBe(.xfce) { watchers.append(XfceWatcher(context: context)) }
+        watchers += [DunstWatcher(context: context), SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]
         awaitingFirstLook = Set(watchers.map(\.source))
         firstLookTimer = try? loop.addTimer(clock: .monotonic, at: Clock.monotonic.now() + Self.firstLookLimit, accuracy: 10_000) {
             [weak self] in self?.finishFirstLook(timedOut: true)

@@ -3,6 +3,7 @@ import DBusKit
 import SystemdKit
 import ReminderCore
 import DoNotDisturb
+import DesktopWatch
 import Presence
 
 /// The daemon's adapters to the desktop: the notifier, do-not-disturb,
@@ -35,8 +36,11 @@ extension Daemon {
 
     /// Do-not-disturb on every desktop, and presence (lock, idle, sleep).
     /// Each missing piece is logged once by its watcher; none is required.
+    /// Each desktop's own keys act only on that desktop (`SessionDesktops`:
+    /// the session's `XDG_CURRENT_DESKTOP` and its shell on the bus).
     func startDesktopWatchers(_ bus: Connection) {
-        let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase)
+        let desktops = SessionDesktops(connection: bus, log: log, currentDesktop: getenv("XDG_CURRENT_DESKTOP").map { String(cString: $0) })
+        let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase, desktops: desktops)
         self.dnd = dnd
         dnd.onChange = { [unowned self] active, source in
             guard self.desktopKnown else { return }
@@ -49,7 +53,7 @@ extension Daemon {
         followDesktopEyeBreaks(dnd.dconf)
         dnd.start()
         startBusyMonitor(bus)
-        followScreenTime(bus)
+        followScreenTime(bus, desktops)
 
         // No system bus is logged once, by the presence monitor.
         let systemBus = SystemBusLink(loop: loop, log: log)

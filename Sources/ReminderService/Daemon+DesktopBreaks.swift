@@ -14,7 +14,9 @@ extension Daemon {
         eyes.follow(dconf)
     }
 
-    func followScreenTime(_ bus: Connection) {
+    /// Only where the session may be GNOME's (the watch itself follows GNOME Shell's name).
+    func followScreenTime(_ bus: Connection, _ desktops: SessionDesktops) {
+        guard desktops.isCandidate(.gnome) else { return }
         let watch = ScreenTimeWatch(connection: bus, log: log)
         screenTime = watch
         watch.onBreakTaken = { [unowned self] seconds in

@@ -4,6 +4,7 @@ import SystemdKit
 import TestSupport
 import LoopSupport
 @testable import DoNotDisturb
+import DesktopWatch
 
 /// A private bus, a loop thread, and a `DndMonitor` on its own connection,
 /// with every `onChange` recorded as `"on <source>"` or `"off"`.
@@ -27,13 +28,16 @@ final class MonitorHarness: @unchecked Sendable {
         loop.start()
     }
 
-    /// Connects and starts the monitor on the loop thread.
-    func startMonitor() throws {
+    /// Connects and starts the monitor on the loop thread; with `session`
+    /// (an `XDG_CURRENT_DESKTOP`, "" for unset) it follows the desktop in use
+    /// as icared does, without it every desktop's switch.
+    func startMonitor(session: String? = nil) throws {
         let address = bus.address, path = dconfPath, changes = self.changes
         try loop.sync { [self] in
             let c = try Connection(address: address, loop: loop.loop)
-            let m = DndMonitor(session: c, loop: loop.loop, log: Log(identifier: "dnd-test", forceStderr: true, threshold: .warning),
-                               dconfDatabasePath: path)
+            let log = Log(identifier: "dnd-test", forceStderr: true, threshold: .warning)
+            let desktops = session.map { SessionDesktops(connection: c, log: log, currentDesktop: $0) }
+            let m = DndMonitor(session: c, loop: loop.loop, log: log, dconfDatabasePath: path, desktops: desktops)
             m.onChange = { active, source in changes.value.append(active ? "on \(source)" : "off") }
             m.start()
             connection = c
@@ -59,6 +63,9 @@ final class MonitorHarness: @unchecked Sendable {
     func waitFor(_ expected: String, timeout: TimeInterval = 5) throws -> Bool {
         try waitUntil(timeout: timeout) { try state() == expected }
     }
+
+    /// Whether the monitor has had its first look at every provider.
+    func settled() throws -> Bool { try sync { [self] in monitor?.settled ?? false } }
 
     /// The providers found, as the monitor lists them.
     func found() throws -> [String] { try sync { [self] in monitor?.providersFound ?? [] } }

@@ -359,7 +359,8 @@ import LoopSupport
     }
 
     @Test func theSourceIsTheProviderThatTurnedOnMostRecently() throws {
-        let rig = try DndBusRig()
+        // An XFCE session (xfconf's switch acts only there) that also runs dunst and swaync.
+        let rig = try DndBusRig(environment: ["XDG_CURRENT_DESKTOP": "XFCE"])
         defer { rig.stop() }
         let dunst = DndFakeDunst(), swaync = DndFakeSwaync(), xfconf = DndFakeXfconf()
         for fake in [dunst, swaync, xfconf] as [FakeBusProgram] { try rig.appear(fake) }
@@ -520,12 +521,20 @@ enum DndState {
 /// icared with its own private bus whose service folder activates the real
 /// dconf-service with the harness's `XDG_CONFIG_HOME`, so `gsettings` writes
 /// the database icared reads (`<home>/config/dconf/user`).
+///
+/// The session is GNOME's unless told otherwise: `XDG_CURRENT_DESKTOP` is
+/// `desktop` ("" means unset) and a program owning `shells` (GNOME Shell's
+/// name, as the real one owns it) is on the bus, since GNOME's keys act
+/// only where GNOME is in use. `ICARE_TEST_ICARED` runs another icared
+/// (the code before a change, to see a test fail there).
 final class DndDconfRig: @unchecked Sendable {
     let service: ServiceHarness
     let services: URL
+    /// The loop the desktop's fake programs live on.
+    let desktop: LoopThread
     static let dconfService = "/usr/libexec/dconf-service"
 
-    init() throws {
+    init(desktop session: String = "GNOME", shells: [String] = ["org.gnome.Shell"]) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.dconfService) else {
             throw HarnessError("\(Self.dconfService) is not installed; run scripts/deps.sh (package dconf-service).")
         }
@@ -533,7 +542,11 @@ final class DndDconfRig: @unchecked Sendable {
         services = FileManager.default.temporaryDirectory.appendingPathComponent("icare-dndsvc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         let bus = try PrivateBus(serviceDirectory: services.path)
-        service = try ServiceHarness(bus: bus, start: false)
+        service = try ServiceHarness(environment: ["XDG_CURRENT_DESKTOP": session], bus: bus, start: false)
+        service.program = ProcessInfo.processInfo.environment["ICARE_TEST_ICARED"]
+        desktop = try LoopThread()
+        desktop.start()
+        for name in shells { try FakeBusProgram(busName: name).appear(on: desktop, address: bus.address) }
         let env = service.environment
         guard let config = env["XDG_CONFIG_HOME"], let runtime = env["XDG_RUNTIME_DIR"] else { throw HarnessError("no XDG folders") }
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime)
@@ -578,6 +591,7 @@ final class DndDconfRig: @unchecked Sendable {
     func stop() {
         killDconfService()
         service.stop()
+        desktop.stop()
         try? FileManager.default.removeItem(at: services)
     }
 }
