@@ -85,6 +85,20 @@ import DesktopWatch
         #expect(try h.found() == [])
     }
 
+    @Test func xfconfStartedOnGnomeIsNotXfcesSwitch() throws {
+        // xfconfd is D-Bus activated: an XFCE program run in GNOME starts it, with XFCE's switch left on.
+        let xfconf = FakeXfconf()
+        xfconf.setDND(true)
+        let h = try MonitorHarness()
+        defer { h.stop() }
+        try h.appear(FakeServer(source: "shell", busName: "org.gnome.Shell"))
+        try h.appear(xfconf)
+        try h.startMonitor(session: "GNOME")
+        #expect(try waitUntil(timeout: 3) { try h.settled() })
+        #expect(try h.state() == "off")
+        #expect(try h.found() == [])
+    }
+
     @Test func aCompositorOfNoDesktopReadsNoDesktopsSwitch() throws {
         // sway names itself; even with GNOME Shell's name taken by someone, GNOME's key does not act.
         let h = try harness("sway", shells: ["org.gnome.Shell", "org.Cinnamon"])
