@@ -39,7 +39,8 @@ final class DconfKeyWatcher: DndWatcher {
         database.add(prefix: key.prefix) { [weak self] in self?.read($0) }
     }
 
-    /// A provider counts as found while the database exists.
+    /// A provider counts as found while the database exists (and, where the
+    /// monitor follows the desktop in use, while its desktop is: else the read is `.missing`).
     private func read(_ reading: DconfReading) {
         defer { looked() }
         switch reading {

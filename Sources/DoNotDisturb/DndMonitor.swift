@@ -4,7 +4,8 @@ import SystemdKit
 import ICareFiles
 
 /// The desktop's do-not-disturb, as observed from every provider at once
-/// (GNOME, Cinnamon, MATE, KDE Plasma, XFCE, dunst, swaync, mako). The
+/// (GNOME, Cinnamon, MATE, KDE Plasma, XFCE, dunst, swaync, mako; a
+/// desktop's own only where it is in use, see `SessionDesktops`). The
 /// combined state is on when any provider is on; `source` names the one that
 /// turned on most recently. Nothing is polled: each provider is followed
 /// through its change signal and its bus name, and a provider that vanishes
