@@ -35,5 +35,8 @@ import TestSupport
         // The person's own client inside the root says the same.
         let status = try session.run(["icarectl"])
         #expect(status.status == 0 && status.stdout.contains("due"), "\(status)")
+        // Nothing of the namespace outlives it: no process, so no mount.
+        shell.stop()
+        #expect(shell.root.namespaces.count == 2 && shell.root.leftovers().isEmpty, "left running: \(shell.root.leftovers())")
     }
 }

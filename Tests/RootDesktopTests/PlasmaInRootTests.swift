@@ -30,5 +30,8 @@ import TestSupport
         // Plasma shows a notification's buttons always (GNOME only on hover).
         if let popup { #expect(Set(popup.named).isSuperset(of: ["Start", "Skip"]), "\(popup)") }
         #expect(try session.icareProperty("State") == "(<'due'>,)")
+        // Nothing of the namespace outlives it: no process, so no mount.
+        plasma.stop()
+        #expect(plasma.root.namespaces.count == 2 && plasma.root.leftovers().isEmpty, "left running: \(plasma.root.leftovers())")
     }
 }

@@ -30,6 +30,8 @@ public final class DesktopRoot: @unchecked Sendable {
     public let work: URL
     /// The namespace's init, as the host numbers it.
     public let pid: Int32
+    /// The namespace's PID and mount namespaces (`pid:[…]`, `mnt:[…]`), to find what is left of it.
+    public let namespaces: [String]
     private let lifeline: Pipe
     private var groups: [Process] = []
     private let lock = NSLock()
@@ -67,6 +69,16 @@ public final class DesktopRoot: @unchecked Sendable {
             throw HarnessError("scripts/desktop-root start \(release) failed (status \(p.terminationStatus)): \(answer)")
         }
         self.pid = pid
+        namespaces = ["pid", "mnt"].compactMap { try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/\($0)") }
+    }
+
+    /// Processes still in the namespace's PID or mount namespace (after `stop()`: none; its mounts live
+    /// only as long as its mount namespace has a process).
+    public func leftovers() -> [Int32] {
+        let fm = FileManager.default
+        return ((try? fm.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            ["pid", "mnt"].contains { namespaces.contains((try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/\($0)")) ?? "") }
+        }
     }
 
     /// What the host's tools run with: root's PATH (the script runs debootstrap, unshare, nsenter).
