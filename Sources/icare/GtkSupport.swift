@@ -32,6 +32,14 @@ enum Signals {
                                      releaseAction, GConnectFlags(rawValue: 0))
     }
 
+    /// A signal with one argument before the user data, which the handler ignores (a GAction's "activate" and its parameter).
+    @discardableResult
+    static func connectWithArgument(_ object: gpointer?, _ signal: String, _ action: @escaping () -> Void) -> gulong {
+        let handler: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in Action.from(data).run() }
+        return g_signal_connect_data(object, signal, unsafeBitCast(handler, to: GCallback.self), Action(action).retained,
+                                     releaseAction, GConnectFlags(rawValue: 0))
+    }
+
     /// A signal with one argument before the user data ("notify::active" and its GParamSpec).
     @discardableResult
     static func connectNotify(_ object: gpointer?, _ property: String, _ action: @escaping () -> Void) -> gulong {

@@ -16,10 +16,27 @@ final class ICareApp {
     private var home: HomeView?
     private var toasts: Widget?
     private var preferences: PreferencesWindow?
+    private var ringOffer: ShellRingOffer?
 
     init() {
         application = adw_application_new(ICareApp.id, G_APPLICATION_DEFAULT_FLAGS)
         Signals.connect(gp(application), "activate") { [unowned self] in self.activate() }
+        addAction("preferences") { [unowned self] in self.openPreferences() }
+    }
+
+    /// An action of the application (`app.NAME`, and over D-Bus org.freedesktop.Application.ActivateAction,
+    /// as iCare's GNOME Shell extension calls `preferences`).
+    private func addAction(_ name: String, _ run: @escaping () -> Void) {
+        let action = g_simple_action_new(name, nil)
+        Signals.connectWithArgument(gp(action), "activate", run)
+        g_action_map_add_action(OpaquePointer(gp(application)), action)
+        g_object_unref(gp(action))
+    }
+
+    /// The `preferences` action: the window (made when the app has none yet), then the preferences over it.
+    private func openPreferences() {
+        activate()
+        showPreferences()
     }
 
     /// Runs GLib's main loop until the window closes; the exit status.
@@ -65,11 +82,15 @@ final class ICareApp {
         let prefs = UI.iconButton("emblem-system-symbolic", name: HomeTexts.preferences) { [unowned self] in self.showPreferences() }
         adw_header_bar_pack_end(icare_adw_header_bar(gp(header)), prefs)
         gtk_widget_set_sensitive(prefs, model == nil ? 0 : 1)
-        let content = UI.box(true, spacing: 0, [header, overlay])
+        let offer = ShellRingOffer()
+        ringOffer = offer
+        offer.onError = { [unowned self] sentence in self.toast(sentence) }
+        let content = UI.box(true, spacing: 0, [header, offer.widget, overlay])
         gtk_widget_set_vexpand(overlay, 1)
         adw_application_window_set_content(icare_adw_application_window(gp(window)), content)
         gtk_window_present(icare_window(gp(window)))
         BenchHook.mark("presented")
+        offer.start(g_application_get_dbus_connection(icare_g_application(gp(application))))
         BenchHook.watch(window)
     }
 

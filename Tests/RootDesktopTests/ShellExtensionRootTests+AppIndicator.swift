@@ -1,0 +1,61 @@
+import Testing
+import Foundation
+import TestSupport
+
+/// With the AppIndicator extension enabled too: one iCare ring in the top
+/// bar. icared's own status item is withdrawn while the extension owns
+/// org.icare.ShellRing and comes back (drawn by the AppIndicator extension)
+/// when the extension is disabled.
+extension ShellExtensionSteps {
+    /// What the AppIndicator extension's watcher lists.
+    func watcherItems() throws -> [String] {
+        let answer = try rig.session.call("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher", "org.freedesktop.DBus.Properties.Get",
+                                          ["org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems"])
+        return DesktopRootSession.strings(answer)
+    }
+
+    /// The rings of the waiting colour in the top bar, from a fresh screenshot, and the statusArea's keys.
+    func ringsShown() throws -> (rings: [ClosedRange<Int>], keys: [String]) {
+        let shot = try rig.screenshot()
+        let keys = try rig.evalObject("Object.keys(Main.panel.statusArea).sort()") as? [String] ?? []
+        return (ShellExtensionRig.rings(of: ShellExtensionRig.Look.waiting.rgb, in: shot), keys)
+    }
+
+    func expectOneRing(extensionOn: Bool, _ what: String) throws {
+        var seen: (rings: [ClosedRange<Int>], keys: [String]) = ([], []), items: [String] = []
+        let ok = try waitUntil(timeout: 8, interval: 0.3) {
+            items = try watcherItems()
+            seen = try ringsShown()
+            let ours = seen.keys.contains(Self.uuid), indicators = seen.keys.filter { $0.hasPrefix("appindicator-") }
+            return seen.rings.count == 1 && ours == extensionOn && items.count == (extensionOn ? 0 : 1)
+                && indicators.count == (extensionOn ? 0 : 1)
+        }
+        rig.keepShot("appindicator-" + what.replacingOccurrences(of: " ", with: "-"))
+        #expect(ok, "\(what): \(seen.rings.count) rings in the top bar at x \(seen.rings); statusArea \(seen.keys); watcher \(items)")
+    }
+
+    func oneRingWithTheAppIndicatorExtension() throws {
+        try rig.extensions("EnableExtension", ShellExtensionRig.appIndicator)
+        #expect(try waitUntil(timeout: 10, interval: 0.2) {
+            try rig.gnomeExtensions(["info", ShellExtensionRig.appIndicator]).stdout.contains("State: ACTIVE")
+        }, "the AppIndicator extension: \(String(describing: try? rig.gnomeExtensions(["info", ShellExtensionRig.appIndicator])))")
+        #expect(try rig.session.waitForName("org.kde.StatusNotifierWatcher", timeout: 10))
+        try expectOneRing(extensionOn: true, "both enabled")
+        try rig.extensions("DisableExtension")
+        #expect(try waitUntil(timeout: 5, interval: 0.1) { try !rig.session.nameHasOwner("org.icare.ShellRing") })
+        try expectOneRing(extensionOn: false, "extension disabled")
+        try rig.extensions("EnableExtension")
+        try expectOneRing(extensionOn: true, "enabled again")
+        try rig.extensions("DisableExtension", ShellExtensionRig.appIndicator)
+    }
+
+    /// Nothing in the Shell's whole log from or about the extension: no JS error, no warning naming it.
+    func noErrorsInTheShellLog() throws {
+        let log = rig.shellLog
+        let lines = log.split(separator: "\n").filter {
+            $0.contains(Self.uuid) || $0.contains("icare") || $0.contains("iCare")
+        }
+        #expect(lines.isEmpty, "the Shell's log about the extension:\n\(lines.joined(separator: "\n"))")
+        #expect(try rig.extensions("GetExtensionErrors") == "(@as [],)")
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// iCare's GNOME Shell extension (`ring@icare.org`, installed by the package
+/// into the root's /usr/share/gnome-shell/extensions) on the real GNOME Shell
+/// 48.7 (trixie) or 50.5 (forky), headless, as the root's ordinary user, with
+/// only iCare's extension enabled at the start (no AppIndicator). What a
+/// person sees is read the way a person does: screenshots of the top bar
+/// (`org.gnome.Shell.Screenshot`) and clicks of a real pointer
+/// (`org.gnome.Mutter.RemoteDesktop`), through `ShellExtensionHand`; what the
+/// Shell holds (actors, menu items, handlers) through `Eval`, which needs
+/// unsafe mode: `--unsafe-mode` on 50; 48 has no such option, so a helper
+/// user extension of the test's (not iCare's) sets `global.context.unsafe_mode`.
+/// `gnome-extensions` talks to `org.gnome.Shell.Extensions`, which must be
+/// activatable on 50 (it is the prefs service there).
+public final class ShellExtensionRig: @unchecked Sendable {
+    public static let uuid = "ring@icare.org", appIndicator = "ubuntu-appindicators@ubuntu.com"
+    public static let width = 1280, height = 800
+    public let root: DesktopRoot
+    public let session: DesktopRootSession
+    public var release: DesktopRoot.Release { root.release }
+    private var hand: ShellExtensionHand?
+    private var shots = 0
+
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
+        root = try DesktopRoot(release)
+        do {
+            session = try DesktopRootSession(root, activatable: ["org.gnome.Shell.Notifications", "org.gnome.Shell.Extensions",
+                                                                 "org.a11y.Bus", "ca.desrt.dconf", "org.icare.Reminder"],
+                                             variables: [
+                                                 "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
+                                                 "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "dconf",
+                                             ].merging(variables) { $1 })
+            try writeSettings()
+            try startShell()
+        } catch {
+            root.stop()
+            throw error
+        }
+    }
+
+    public var shellLog: String { session.log("gnome-shell.log") }
+
+    private var helperExtensions: [String] { release == .trixie ? ["unsafe@icare.test"] : [] }
+
+    private func writeSettings() throws {
+        let enabled = (helperExtensions + [Self.uuid]).map { "'\($0)'" }.joined(separator: ", ")
+        for (key, value) in [
+            ("/org/gnome/desktop/interface/enable-hot-corners", "false"),
+            ("/org/gnome/shell/enabled-extensions", "[\(enabled)]"),
+            ("/org/gnome/desktop/session/idle-delay", "uint32 0"),
+            ("/org/gnome/desktop/screensaver/lock-enabled", "false"),
+        ] {
+            let r = try session.run(["dconf", "write", key, value])
+            guard r.status == 0 else { throw HarnessError("dconf write \(key) in the \(release) root: \(r)") }
+        }
+        _ = try root.folder("data/gnome-shell")
+        _ = try session.run(["touch", root.work.appendingPathComponent("data/gnome-shell/lock-warning-shown").path])
+        _ = try root.folder("shots")
+        guard release == .trixie else { return }
+        // GNOME 48: Eval only in unsafe mode, and no option for it. A test aid, in the user's own folder.
+        let helper = try root.folder("data/gnome-shell/extensions/unsafe@icare.test")
+        try #"{"uuid": "unsafe@icare.test", "name": "unsafe", "description": "iCare's test aid: Eval", "shell-version": ["48"]}"#
+            .write(to: helper.appendingPathComponent("metadata.json"), atomically: true, encoding: .utf8)
+        try """
+        import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
+        export default class Unsafe extends Extension { enable() { global.context.unsafe_mode = true; } disable() {} }
+
+        """.write(to: helper.appendingPathComponent("extension.js"), atomically: true, encoding: .utf8)
+    }
+
+    private func startShell() throws {
+        try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "\(Self.width)x\(Self.height)"]
+                          + (release == .forky ? ["--unsafe-mode"] : []), log: "gnome-shell.log")
+        guard try session.waitForName("org.gnome.Shell", timeout: 90) else {
+            throw HarnessError("gnome-shell \(release.gnomeShell) did not take org.gnome.Shell:\n\(shellLog)")
+        }
+        let hand = try ShellExtensionHand(environment: [
+            "DBUS_SESSION_BUS_ADDRESS": session.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "", "PATH": "/usr/bin:/bin",
+        ])
+        self.hand = hand
+        // Eval answers (unsafe mode on) and the extension's indicator is in the top bar.
+        var last = ""
+        let ready = waitUntil(timeout: 60, interval: 0.3) {
+            last = (try? eval("Main.panel.statusArea['\(Self.uuid)'] !== undefined && !Main.layoutManager._startingUp")) ?? last
+            return last == "true"
+        }
+        guard ready else {
+            throw HarnessError("GNOME Shell \(release.gnomeShell): no iCare indicator in the top bar (Eval said \(last)):\n\(shellLog)")
+        }
+    }
+
+    // Eval, the pointer and the eyes.
+
+    private func theHand() throws -> ShellExtensionHand {
+        guard let hand else { throw HarnessError("the shell is not running") }
+        return hand
+    }
+
+    /// Runs `js` (an expression) in the Shell; its value as JSON (the Shell's Eval answers JSON.stringify of it).
+    @discardableResult
+    public func eval(_ js: String) throws -> String {
+        let answer = try theHand().ask("eval", Self.json(["(() => { return \(js); })()"]))
+        guard let pair = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [Any], pair.count == 2,
+              let ok = pair[0] as? Bool, let value = pair[1] as? String else { throw HarnessError("Eval answered \(answer)") }
+        guard ok else { throw HarnessError("Eval of \(js) failed: \(value)") }
+        return value
+    }
+
+    /// `eval`, decoded.
+    public func evalObject(_ js: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(try eval(js).utf8), options: [.fragmentsAllowed])
+    }
+
+    /// A click of the left button at (x, y), as a person's pointer does it (rests there first).
+    public func click(x: Int, y: Int) throws {
+        let hand = try theHand()
+        _ = try hand.ask("move", "5000 5000")
+        _ = try hand.ask("move", "\(x - Self.width + 1) \(y - Self.height + 1)")
+        Thread.sleep(forTimeInterval: 0.25)
+        _ = try hand.ask("button", "272 1")
+        _ = try hand.ask("button", "272 0")
+    }
+
+    /// The Escape key (closes a menu).
+    public func escape() throws {
+        let hand = try theHand()
+        _ = try hand.ask("key", "65307 1")
+        _ = try hand.ask("key", "65307 0")
+    }
+
+    /// The whole screen, now.
+    public func screenshot() throws -> Screenshot {
+        shots += 1
+        let png = root.work.appendingPathComponent("shots/\(shots).png").path
+        _ = try theHand().ask("shot", png)
+        let ppm = png + ".ppm"
+        let r = try Subprocess.run(["convert", png, "ppm:" + ppm], environment: DesktopRoot.hostEnvironment)
+        guard r.status == 0 else { throw HarnessError("convert \(png): \(r)") }
+        defer { try? FileManager.default.removeItem(atPath: ppm) }
+        return try Screenshot(file: ppm)
+    }
+
+    /// Keeps the last screenshot where a person can look at it (ICARE_SHOTS names a folder).
+    public func keepShot(_ name: String) {
+        guard let dir = ProcessInfo.processInfo.environment["ICARE_SHOTS"], !dir.isEmpty else { return }
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let from = root.work.appendingPathComponent("shots/\(shots).png").path, to = "\(dir)/\(release)-\(name).png"
+        try? FileManager.default.removeItem(atPath: to)
+        try? FileManager.default.copyItem(atPath: from, toPath: to)
+    }
+
+    // The session's clients, inside the root.
+
+    /// `gnome-extensions ARGS…` inside the root.
+    public func gnomeExtensions(_ arguments: [String]) throws -> ProcessResult {
+        try session.run(["gnome-extensions"] + arguments)
+    }
+
+    /// A method of the Shell's own org.gnome.Shell.Extensions (EnableExtension, DisableExtension, …) for `uuid`.
+    @discardableResult
+    public func extensions(_ method: String, _ uuid: String = ShellExtensionRig.uuid) throws -> String {
+        try session.call("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions." + method, [uuid])
+    }
+
+    public func icareProperty(_ name: String) throws -> String { try session.icareProperty(name) }
+
+    public func stop() {
+        hand?.stop()
+        hand = nil
+        root.stop()
+    }
+
+    deinit { stop() }
+
+    static func json(_ array: [Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: array, options: [.fragmentsAllowed])) ?? Data("[]".utf8)
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.dropFirst().dropLast())
+    }
+}
