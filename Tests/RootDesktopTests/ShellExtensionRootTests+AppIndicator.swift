@@ -43,10 +43,27 @@ extension ShellExtensionSteps {
         try expectOneRing(extensionOn: true, "both enabled")
         try rig.extensions("DisableExtension")
         #expect(try waitUntil(timeout: 5, interval: 0.1) { try !rig.session.nameHasOwner("org.icare.ShellRing") })
+        // What the app reads (ShellRingOffer; AppShellRingTests' fake has this shape): enabled false, state 2.
+        let info = try rig.extensions("GetExtensionInfo")
+        #expect(info.contains("'enabled': <false>") && info.contains("'state': <2.0>"), "GetExtensionInfo disabled: \(info)")
         try expectOneRing(extensionOn: false, "extension disabled")
         try rig.extensions("EnableExtension")
         try expectOneRing(extensionOn: true, "enabled again")
         try rig.extensions("DisableExtension", ShellExtensionRig.appIndicator)
+    }
+
+    /// The menu's Preferences: the Shell starts the installed app (org.icare.app.desktop) on its own Wayland
+    /// display, then calls its `preferences` action; both windows show (their titles, from the Shell's window list).
+    func preferencesFromTheMenu() throws {
+        try rig.choose("Preferences")
+        var titles: [String] = []
+        let shown = try waitUntil(timeout: 20, interval: 0.3) {
+            titles = try rig.evalObject("global.get_window_actors().map(a => a.meta_window.get_title() || '')") as? [String] ?? []
+            return titles.contains("iCare") && titles.contains("Preferences")
+        }
+        rig.keepShot("preferences")
+        let onBus = (try? rig.session.nameHasOwner("org.icare.app")) ?? false
+        #expect(shown, "after Preferences in the menu the Shell has the windows \(titles); the app on the bus: \(onBus)\n\(rig.shellLog.suffix(1500))")
     }
 
     /// Nothing in the Shell's whole log from or about the extension: no JS error, no warning naming it.

@@ -19,7 +19,8 @@ import TestSupport
 /// - main-loop sources: source ids are one sequence too; those handed out
 ///   before the last enable and still attached to the main context (GJS's own
 ///   "[gjs] Garbage Collection" timers aside), with a quiet window of the same
-///   length beside them for what the Shell keeps by itself;
+///   length beside them for what the Shell keeps by itself (a few unnamed ones: it
+///   can't be told from here whose a source is, so fewer than one per cycle passes);
 /// - D-Bus: the Shell connection's match rules (D-Bus subscriptions, name
 ///   watches; the bus's Debug.Stats) and the names it owns.
 extension ShellExtensionSteps {
@@ -141,11 +142,13 @@ extension ShellExtensionSteps {
 
         #expect(before.same(after), "50 disables and enables: before \(before), after \(after)")
         #expect(leftBehind.handlers.isEmpty, "signal handlers connected by the 49 earlier cycles still there: \(leftBehind.handlers)")
-        // GJS names its own garbage-collection timers "[gjs] …"; the extension's sources have no names.
+        // GJS names its own garbage-collection timers "[gjs] …". The Shell itself keeps a few unnamed ones a
+        // while (three consecutive ids, in the quiet window on 48.7, among the cycles' on 50.5): what a leak
+        // would show is one or more per cycle, 49 or more.
         let ours = leftBehind.sources.filter { !$0.hasPrefix("[gjs]") }
         let sourcesSeen = "main-loop sources made by the 49 earlier cycles still attached: \(leftBehind.sources); "
             + "in a quiet window as long: \(quiet.sources)"
-        #expect(ours.isEmpty, "\(sourcesSeen)")
+        #expect(ours.count < 10, "\(sourcesSeen)")
         #expect(live.sources.filter { !$0.hasPrefix("[gjs]") }.count <= 1, "the live indicator's sources: \(live.sources)")
         if let rulesBefore, let rulesAfter {
             // Fewer is the Shell's own (one went on 48.7 between the counts); more would be the cycles'.

@@ -25,6 +25,7 @@ import TestSupport
         try steps.icaredStoppedAndStartedAgain()
         try steps.fiftyDisablesAndEnables()
         try steps.oneRingWithTheAppIndicatorExtension()
+        try steps.preferencesFromTheMenu()
         try steps.noErrorsInTheShellLog()
         print("ShellExtensionRootTests on GNOME Shell \(release.gnomeShell): \(Int(Date().timeIntervalSince(started))) s")
     }
@@ -41,6 +42,9 @@ struct ShellExtensionSteps {
         let info = try rig.gnomeExtensions(["info", Self.uuid])
         #expect(info.status == 0 && info.stdout.contains("State: ACTIVE"), "gnome-extensions info \(Self.uuid): \(info)")
         #expect(info.stdout.contains("/usr/share/gnome-shell/extensions/\(Self.uuid)"), "not the package's copy: \(info.stdout)")
+        let shape = try rig.extensions("GetExtensionInfo")
+        #expect(shape.contains("'enabled': <true>") && shape.contains("'state': <1.0>") && shape.contains("'uuid': <'\(Self.uuid)'>"),
+                "GetExtensionInfo: \(shape)")
         let errors = try rig.extensions("GetExtensionErrors")
         #expect(errors == "(@as [],)", "GetExtensionErrors: \(errors)")
         #expect(try rig.session.nameHasOwner("org.icare.ShellRing"))
