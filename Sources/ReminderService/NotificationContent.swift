@@ -35,7 +35,8 @@ struct NotificationContent: Equatable {
     /// takes it for the body and never draws it, with an empty label (Start's where an empty one is dropped).
     static func reminder(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon, quiet: Bool) -> NotificationContent {
         let seconds = settings.breakDuration
-        let hints = common(icon) + [("urgency", .byte(1)), ("resident", .bool(true)), sound(Texts.reminderSound, settings, quiet: quiet)]
+        var hints = common(icon) + [("urgency", .byte(1)), sound(Texts.reminderSound, settings, quiet: quiet)]
+        if profile.residentReminder { hints.insert(("resident", .bool(true)), at: hints.count - 1) }
         guard profile.actions else {
             return NotificationContent(summary: Texts.reminderSummary, body: Texts.reminderBodyWithoutButtons(breakSeconds: seconds),
                                        actions: [], hints: hints, timeout: 0)
@@ -47,7 +48,8 @@ struct NotificationContent: Equatable {
     }
 
     /// The countdown: the seconds left in the summary on every server, the progress as `value` only where it
-    /// stays a bar under the text, and "End break".
+    /// stays a bar under the text, and "End break". Where it is sent once (`countsEachSecond` false), the
+    /// summary asks for the seconds left when it goes, words that stay true while the ring counts them.
     static func countdown(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon,
                           ends: Timestamp, now: Timestamp) -> NotificationContent {
         let left = max(0, ends - now)
@@ -59,7 +61,8 @@ struct NotificationContent: Equatable {
             let percent = total > 0 ? Int32(max(0, min(100, 100 - left * 100 / total))) : 100
             hints.append(("value", .int32(percent)))
         }
-        return NotificationContent(summary: Texts.countdownSummary(secondsLeft: secondsLeft), body: Texts.countdownBody,
+        let summary = profile.countsEachSecond ? Texts.countdownSummary(secondsLeft: secondsLeft) : Texts.breakSummary(seconds: secondsLeft)
+        return NotificationContent(summary: summary, body: Texts.countdownBody,
                                    actions: profile.actions ? ["end", Texts.endBreakLabel] : [], hints: hints, timeout: 0)
     }
 

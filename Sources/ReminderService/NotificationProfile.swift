@@ -11,6 +11,7 @@
 /// | mako 1.7 (`mako`) | run under headless sway | draws no buttons: a left click invokes `default` (mako(5), on-button-left), the others come from `makoctl invoke`/`menu`; `value` is a bar behind the text |
 /// | swaync 0.7.3 (`SwayNotificationCenter`) | run under headless sway | `default` is the body click and never a button, but only with a label: with an empty one it is dropped and a body click just closes (reason 2); closes the bubble itself after any action |
 /// | GNOME Shell 43.9 (`gnome-shell`) | run headless (Tests/GnomeShellTests) | `default` is the body click and never a button; at most three buttons, drawn only while the pointer is over the banner; no `value`; a low-urgency notification never shows as a banner of its own, so "break complete" goes out with normal urgency (still transient) |
+/// | GNOME Shell 48.7, 50.5 | run headless in Debian roots (Tests/RootDesktopTests) | every update shows the banner again, and from 49 replays its pop-in (90 % → 100 %), so the countdown is sent once; a banner that shrinks under the pointer hides as "pointer left" in under a second, so "break complete" is a new notification, not an update; a resident notification from the focused app is marked seen (no banner, no sound), so the reminder is not resident |
 /// | Plasma (`Plasma`) | its source (libnotificationmanager) | `default` is the body click and never a button; `value` is not read |
 ///
 /// Unknown servers get what is right on all of these: no `default`, no
@@ -36,9 +37,19 @@ struct NotificationProfile: Equatable, Sendable {
     let completeUrgency: UInt8
     /// The server plays the `sound-name` hint (the `sound` capability; GNOME Shell): icared plays nothing itself.
     let sound: Bool
+    /// Update the countdown every second. Not on GNOME Shell 49 and later, which replays the banner's
+    /// pop-in on every update: the countdown goes once, with the break's length (the ring counts).
+    let countsEachSecond: Bool
+    /// Close the countdown and show "break complete" as a new notification (GNOME Shell: an update that
+    /// shrinks the banner under the pointer hides it at once; a new banner keeps its few seconds).
+    let completeIsNew: Bool
+    /// Send the reminder as `resident`. Not on GNOME Shell, which marks a resident notification from
+    /// the focused app (the iCare window's) as seen: it would neither show nor sound.
+    let residentReminder: Bool
 
-    /// The profile for a server; `name` is `GetServerInformation`'s first field ("" when it did not answer).
-    init(name: String, capabilities: Set<String>) {
+    /// The profile for a server; `name` and `version` are `GetServerInformation`'s first and third
+    /// fields ("" when it did not answer).
+    init(name: String, version: String = "", capabilities: Set<String>) {
         let family = Self.family(name)
         self.family = family
         actions = capabilities.contains("actions")
@@ -51,6 +62,10 @@ struct NotificationProfile: Equatable, Sendable {
         closesByExpiring = family == .notificationDaemon
         completeUrgency = family == .gnomeShell ? 1 : 0
         sound = capabilities.contains("sound")
+        let major = Int(version.prefix { $0 != "." }) ?? 0
+        countsEachSecond = !(family == .gnomeShell && major >= 49)
+        completeIsNew = family == .gnomeShell
+        residentReminder = family != .gnomeShell
     }
 
     static func family(_ name: String) -> Family {

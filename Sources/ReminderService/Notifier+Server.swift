@@ -39,13 +39,14 @@ extension Notifier {
         call("GetServerInformation") { [weak self] info in
             guard let self, askedOn == self.generation else { return }
             let name = info?.first?.string ?? ""
+            let version = (info?.count ?? 0) > 2 ? info?[2].string ?? "" : ""
             self.call("GetCapabilities") { [weak self] caps in
                 guard let self, askedOn == self.generation else { return }
                 let capabilities = Set(caps?.first?.strings ?? [])
-                let profile = NotificationProfile(name: name, capabilities: capabilities)
+                let profile = NotificationProfile(name: name, version: version, capabilities: capabilities)
                 self.profile = profile
                 self.onProfileChange?()
-                self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
+                self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name) \(version), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
                 if let left, left.server == newOwner, self.id == 0 {
                     self.id = left.id
                     self.adopted = true

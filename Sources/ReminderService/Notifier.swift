@@ -14,7 +14,7 @@ import ReminderCore
 ///   (they choose the `NotificationProfile`), so a reminder never goes out
 ///   without buttons, or with the wrong ones, because a reply was late.
 /// - One id is carried through reminder → countdown → "break complete"
-///   with `replaces_id`; a notification is taken away only when nothing
+///   with `replaces_id` ("break complete" is a new one on GNOME Shell); a notification is taken away only when nothing
 ///   should be on screen (on notification-daemon by an expiring
 ///   replacement, since its `CloseNotification` strands the bubble).
 /// - A button used after the person dismissed the bubble (dunst's menu
@@ -198,10 +198,12 @@ final class Notifier {
         case .countdown(let ends):
             if shown != wanted {
                 showCountdown(ends: ends)
-                startTicker(ends: ends)
+                if profile.countsEachSecond { startTicker(ends: ends) }
             }
         case .complete:
             stopTicker()
+            // GNOME Shell: a banner of its own, not an update that shrinks the countdown's from under the pointer.
+            if shown != wanted, profile.completeIsNew, id != 0 { close() }
             if shown != wanted { send(NotificationContent.complete(profile, settings, icon, clock: completeClock, quiet: muted), view: wanted) }
         case .status(let summary, let body):
             stopTicker()

@@ -37,6 +37,8 @@ enum Texts {
 
     // TRANSLATORS: the countdown notification's title; %d is the seconds left.
     static func countdownSummary(secondsLeft: Int64) -> String { tr("Look far away · %d s", secondsLeft) }
+    // TRANSLATORS: the break's notification where it is not updated each second (GNOME Shell 49 and later); %d is the break's seconds.
+    static func breakSummary(seconds: Int64) -> String { tr("Look far away for %d s", seconds) }
     static var countdownBody: String { tr("Let your eyes rest on something in the distance.") }
     // TRANSLATORS: a button on the countdown notification.
     static var endBreakLabel: String { tr("End break") }
