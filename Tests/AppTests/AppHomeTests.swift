@@ -20,6 +20,12 @@ import TestSupport
         return f.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
     }
 
+    /// The time as the window words it: "tomorrow 00:07" when it is not today (a run near midnight).
+    static func words(_ micros: UInt64, seconds: Bool = false) -> String {
+        let today = Calendar.current.isDateInToday(Date(timeIntervalSince1970: Double(micros) / 1e6))
+        return (today ? "" : "tomorrow ") + clock(micros, seconds: seconds)
+    }
+
     static func waitForState(_ s: ServiceHarness, _ state: String) throws {
         guard try waitUntil(timeout: 10, { try s.string("State") == state }) else {
             throw HarnessError("icared never reached \(state); it is \(try s.string("State"))\n\(s.log)")
@@ -38,7 +44,7 @@ import TestSupport
         let s = rig.service
 
         // Waiting: the ring named with the state, the time left in it, the actions that make sense.
-        let next = Self.clock(try s.number("NextBreak"))
+        let next = Self.words(try s.number("NextBreak"))
         let home = try rig.waitForText("Next break at \(next)")
         #expect(home.contains { $0.role == "image" && $0.name == "Next break at \(next)" }, "the ring is named: \(home)")
         let buttons = home.filter { $0.role == "push button" }
@@ -63,7 +69,7 @@ import TestSupport
             } else {
                 let length = Double(until) / 1e6 - before
                 #expect(length >= Double(seconds) - 1 && length <= Double(seconds) + 5, "\(button): paused for \(length) s")
-                try rig.waitForText("Paused until \(Self.clock(until))")
+                try rig.waitForText("Paused until \(Self.words(until))")
             }
             #expect(try Self.actions(rig) == ["Resume"], "\(button)")
             try rig.press("Resume")
@@ -74,14 +80,14 @@ import TestSupport
 
         // A change made with icarectl shows in the window (the app follows the service's signals).
         _ = try Self.icarectl(rig, ["pause", "30m"])
-        try rig.waitForText("Paused until \(Self.clock(try s.number("PausedUntil")))", timeout: 5)
+        try rig.waitForText("Paused until \(Self.words(try s.number("PausedUntil")))", timeout: 5)
         _ = try Self.icarectl(rig, ["resume"])
         try rig.waitForHome("the resume made with icarectl") { $0.contains { $0.name.hasPrefix("Next break at ") } }
 
         // Start: the break's countdown and what to do; Skip: a skipped break in today's list and the chart.
         try rig.press("Start break now")
         try Self.waitForState(s, "break")
-        let ends = Self.clock(try s.number("BreakEnds"), seconds: true)
+        let ends = Self.words(try s.number("BreakEnds"), seconds: true)
         try rig.waitForText("Break until \(ends)")
         #expect(try rig.texts().contains("Look at something 20 feet (6 m) away for 10 seconds."))
         let during = try rig.home().first { $0.role == "image" && $0.name.hasPrefix("Break until ") }
@@ -106,7 +112,7 @@ import TestSupport
         #expect(try Self.actions(rig) == ["Start break now", "Snooze 30 min", "Skip this break"] + Self.pauses)
         try rig.press("Snooze 30 min")
         try Self.waitForState(s, "snoozed")
-        try rig.waitForText("Snoozed until \(Self.clock(try s.number("NextBreak")))")
+        try rig.waitForText("Snoozed until \(Self.words(try s.number("NextBreak")))")
         #expect(try Self.actions(rig) == ["Start break now"] + Self.pauses)
         try rig.press("Start break now")
         try Self.waitForState(s, "break")
@@ -125,10 +131,8 @@ import TestSupport
         let rig = try AppRig(config: AppRig.config + "ActiveHours = \(from)-\(to)\n")
         defer { rig.stop() }
         let home = try rig.waitForText("Outside active hours")
-        let next = try rig.service.number("NextBreak")
         // Run in the two hours before midnight, the first break is tomorrow's, and the words say so.
-        let day = Calendar.current.isDateInToday(Date(timeIntervalSince1970: Double(next) / 1e6)) ? "" : "tomorrow "
-        let first = day + Self.clock(next)
+        let first = Self.words(try rig.service.number("NextBreak"))
         #expect(home.contains { $0.role == "label" && $0.name == "The first break is at \(first)." }, "\(home)")
         #expect(try Self.actions(rig) == Self.pauses)
     }
@@ -141,7 +145,7 @@ import TestSupport
 /// headless PipeWire).
 @Suite struct AppDesktopStateTests {
     @Test func doNotDisturbHoldsOrPausesTheReminders() throws {
-        let rig = try AppRig(config: AppRig.config + "DndPolicy = defer\n")
+        let rig = try AppRig(config: AppRig.config + "DndPolicy = defer\n", gnome: true)
         defer { rig.stop() }
         try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
         try rig.writeDconf("[org/gnome/desktop/notifications]\nshow-banners=false\n")
@@ -157,7 +161,7 @@ import TestSupport
 
     /// GNOME's own eyesight breaks on too (GNOME 48's `selected-breaks`): the window says to keep one, and where.
     @Test func gnomesOwnEyesightBreaksAreNamed() throws {
-        let rig = try AppRig()
+        let rig = try AppRig(gnome: true)
         defer { rig.stop() }
         try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
         try rig.writeDconf("[org/gnome/desktop/break-reminders]\nselected-breaks=['eyesight']\n")

@@ -39,14 +39,22 @@ final class AppRig: @unchecked Sendable {
 
     /// `startService: false` leaves icared off (the app then activates it through `bus`, or says it is absent).
     /// `sharedEnvironment` goes to icared, the app and every client (a faked clock for them all).
+    /// `gnome` makes the session GNOME's, as icared tells which desktop is in use (docs/desktops.md):
+    /// `XDG_CURRENT_DESKTOP=GNOME` and a program owning GNOME Shell's name (python3-dbusmock), so that
+    /// GNOME's keys in dconf act.
     init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
          bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], sharedEnvironment: [String: String] = [:],
-         startApp: Bool = true, wayland: Bool = false) throws {
-        service = try ServiceHarness(config: config, environment: sharedEnvironment, bus: bus, start: false)
+         startApp: Bool = true, wayland: Bool = false, gnome: Bool = false) throws {
+        service = try ServiceHarness(config: config, environment: sharedEnvironment.merging(gnome ? ["XDG_CURRENT_DESKTOP": "GNOME"] : [:]) { $1 },
+                                     bus: bus, start: false)
         work = service.home.appendingPathComponent("desktop")
         self.appEnvironment = appEnvironment
         do {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            if gnome {
+                try startGroup(["/usr/bin/python3", "-m", "dbusmock", "org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell"], log: "gnome-shell-name.log")
+                guard try waitForName("org.gnome.Shell") else { throw HarnessError("dbusmock did not take org.gnome.Shell: \(log("gnome-shell-name.log"))") }
+            }
             if startService { try service.start(arguments: serviceArguments ?? ["--log-stderr", "--debug"]) }
             if wayland { sway = try HeadlessSway() } else { try startDisplay() }
             try startAccessibility()
