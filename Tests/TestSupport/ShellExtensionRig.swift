@@ -74,6 +74,10 @@ public final class ShellExtensionRig: @unchecked Sendable {
         guard try session.waitForName("org.gnome.Shell", timeout: 90) else {
             throw HarnessError("gnome-shell \(release.gnomeShell) did not take org.gnome.Shell:\n\(shellLog)")
         }
+        // Mutter's remote desktop comes on the bus a moment after the Shell's name on 50.5.
+        guard try session.waitForName("org.gnome.Mutter.RemoteDesktop", timeout: 30) else {
+            throw HarnessError("GNOME Shell \(release.gnomeShell) offers no org.gnome.Mutter.RemoteDesktop:\n\(shellLog)")
+        }
         let hand = try ShellExtensionHand(environment: [
             "DBUS_SESSION_BUS_ADDRESS": session.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "", "PATH": "/usr/bin:/bin",
         ])
