@@ -13,6 +13,10 @@
 # wake-ups: voluntary context switches of its main thread (where GJS and the
 # extension run; it sleeps in poll and the kernel wakes it) and of all its
 # threads. Involuntary switches are preemptions, not wake-ups: not counted.
+# The windows go disabled, enabled, disabled again (after 40 s for the
+# Shell to settle from its start), so that what the Shell does by itself in
+# its first minutes, which would weigh on whichever window came first, shows
+# as a difference between the two disabled windows.
 # SECONDS is bash's own clock too: it is read once, at the start.
 set -euo pipefail
 window=$SECONDS
@@ -85,7 +89,7 @@ done
 call --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.StartServiceByName org.icare.Reminder 0
 state=$(inside gnome-extensions info ring@icare.org | sed -n 's/^ *State: //p')
 [ "$state" = ACTIVE ] || { echo "bench/shell-extension.sh: the extension is '$state', not ACTIVE" >&2; exit 1; }
-sleep 20  # the Shell settles after its start
+sleep 40  # the Shell settles after its start
 
 tick=$(getconf CLK_TCK)
 cpu() { awk '{ print $14 + $15 }' "/proc/$shell/stat"; }
@@ -97,16 +101,19 @@ measure() {  # prints: cpu-ms main-wakeups all-wakeups
   sleep "$window"
   echo "$(( ($(cpu) - c0) * 1000 / tick )) $(( $(switches "/proc/$shell/task/$shell/status") - m0 )) $(( $(all_switches) - a0 ))"
 }
-read -r on_cpu on_main on_all < <(measure)
-call --dest org.gnome.Shell --object-path /org/gnome/Shell --method org.gnome.Shell.Extensions.DisableExtension ring@icare.org
-sleep 5
+extension() { call --dest org.gnome.Shell --object-path /org/gnome/Shell --method "org.gnome.Shell.Extensions.$1" ring@icare.org; sleep 5; }
+extension DisableExtension
 read -r off_cpu off_main off_all < <(measure)
+extension EnableExtension
+read -r on_cpu on_main on_all < <(measure)
+extension DisableExtension
+read -r off2_cpu off2_main off2_all < <(measure)
 icared_state=$(inside gdbus call --session --dest org.icare.Reminder --object-path /org/icare/Reminder \
   --method org.freedesktop.DBus.Properties.Get org.icare.Reminder State)
 
 printf 'GNOME Shell in %s, %s s a window, icared %s, %s\n' "$release" "$window" "$icared_state" "$(basename "$deb")"
-printf '%-22s %12s %14s %16s\n' "" "CPU (ms)" "main wake-ups" "all wake-ups"
-printf '%-22s %12s %14s %16s\n' "extension enabled" "$on_cpu" "$on_main" "$on_all"
-printf '%-22s %12s %14s %16s\n' "extension disabled" "$off_cpu" "$off_main" "$off_all"
-printf '%-22s %12s %14s %16s\n' "per minute, enabled" "$((on_cpu * 60 / window))" "$((on_main * 60 / window))" "$((on_all * 60 / window))"
-printf '%-22s %12s %14s %16s\n' "per minute, disabled" "$((off_cpu * 60 / window))" "$((off_main * 60 / window))" "$((off_all * 60 / window))"
+printf '%-22s %12s %14s %16s %24s\n' "" "CPU (ms)" "main wake-ups" "all wake-ups" "the same per minute"
+row() { printf '%-22s %12s %14s %16s %24s\n' "$1" "$2" "$3" "$4" "$(($2 * 60 / window)) / $(($3 * 60 / window)) / $(($4 * 60 / window))"; }
+row "extension disabled" "$off_cpu" "$off_main" "$off_all"
+row "extension enabled" "$on_cpu" "$on_main" "$on_all"
+row "extension disabled" "$off2_cpu" "$off2_main" "$off2_all"
