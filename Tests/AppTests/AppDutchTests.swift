@@ -23,7 +23,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: catalogs) }
         let rig = try AppRig(appEnvironment: environment)
         defer { rig.stop() }
-        let next = AppHomeTests.clock(try rig.service.number("NextBreak"))
+        let next = AppHomeTests.words(try rig.service.number("NextBreak"), tomorrow: "morgen")
         let home = try rig.waitForText("Volgende pauze om \(next)")
         let buttons = home.filter { $0.role == "push button" }.map(\.name)
         #expect(buttons.contains("Nu pauze nemen"), "\(buttons)")

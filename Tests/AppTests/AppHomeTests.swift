@@ -20,10 +20,11 @@ import TestSupport
         return f.string(from: Date(timeIntervalSince1970: Double(micros) / 1e6))
     }
 
-    /// The time as the window words it: "tomorrow 00:07" when it is not today (a run near midnight).
-    static func words(_ micros: UInt64, seconds: Bool = false) -> String {
+    /// The time as the window words it: "tomorrow 00:07" when it is not today (a run near midnight);
+    /// `tomorrow` is the word in the window's language.
+    static func words(_ micros: UInt64, seconds: Bool = false, tomorrow: String = "tomorrow") -> String {
         let today = Calendar.current.isDateInToday(Date(timeIntervalSince1970: Double(micros) / 1e6))
-        return (today ? "" : "tomorrow ") + clock(micros, seconds: seconds)
+        return (today ? "" : tomorrow + " ") + clock(micros, seconds: seconds)
     }
 
     static func waitForState(_ s: ServiceHarness, _ state: String) throws {
