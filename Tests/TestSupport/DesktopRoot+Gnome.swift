@@ -20,13 +20,8 @@ public final class RootGnomeShell: @unchecked Sendable {
     public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
         root = try DesktopRoot(release)
         do {
-            session = try DesktopRootSession(root, activatable: ["org.gnome.Shell.Notifications", "org.a11y.Bus", "ca.desrt.dconf",
-                                                                 "org.icare.Reminder"],
-                                             variables: [
-                                                 "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
-                                                 "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "dconf",
-                                             ].merging(variables) { $1 })
-            try writeSettings()
+            session = try DesktopRootSession.gnome(root, variables: variables)
+            try session.prepareGnomeShell(extensions: ["ubuntu-appindicators@ubuntu.com"])
             try startShell()
         } catch {
             root.stop()
@@ -39,27 +34,8 @@ public final class RootGnomeShell: @unchecked Sendable {
     /// The shell's log so far.
     public var shellLog: String { session.log("gnome-shell.log") }
 
-    private func writeSettings() throws {
-        let settings = [
-            ("/org/gnome/desktop/interface/enable-hot-corners", "false"),
-            ("/org/gnome/desktop/interface/toolkit-accessibility", "true"),
-            ("/org/gnome/shell/enabled-extensions", "['ubuntu-appindicators@ubuntu.com']"),
-            ("/org/gnome/desktop/session/idle-delay", "uint32 0"),
-            ("/org/gnome/desktop/screensaver/lock-enabled", "false"),
-        ]
-        for (key, value) in settings {
-            let r = try session.run(["dconf", "write", key, value])
-            guard r.status == 0 else { throw HarnessError("dconf write \(key) in the \(root.release) root: \(r)") }
-        }
-        _ = try root.folder("data/gnome-shell")
-        _ = try session.run(["touch", root.work.appendingPathComponent("data/gnome-shell/lock-warning-shown").path])
-    }
-
     private func startShell() throws {
-        try session.start(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
-        guard try session.waitForName("org.a11y.Bus", timeout: 20) else {
-            throw HarnessError("at-spi-bus-launcher did not start: \(session.log("at-spi.log"))")
-        }
+        try session.startAccessibilityBus()
         let started = Date()
         try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
                           log: "gnome-shell.log")

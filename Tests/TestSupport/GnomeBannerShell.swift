@@ -10,18 +10,13 @@ import Foundation
 public final class GnomeBannerShell: @unchecked Sendable {
     public let root: DesktopRoot
     public let session: DesktopRootSession
-    static let helper = "eval@tests.icare.org"
 
     public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
         root = try DesktopRoot(release)
         do {
-            session = try DesktopRootSession(root, activatable: ["org.gnome.Shell.Notifications", "org.a11y.Bus", "ca.desrt.dconf",
-                                                                 "org.icare.Reminder"],
-                                             variables: [
-                                                 "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
-                                                 "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "dconf",
-                                             ].merging(variables) { $1 })
-            try prepare()
+            session = try DesktopRootSession.gnome(root, variables: variables)
+            try session.installEvalExtension()
+            try session.prepareGnomeShell(extensions: [DesktopRootSession.evalExtension])
             try startShell()
         } catch {
             root.stop()
@@ -31,34 +26,8 @@ public final class GnomeBannerShell: @unchecked Sendable {
 
     public var shellLog: String { session.log("gnome-shell.log") }
 
-    private func prepare() throws {
-        let folder = try root.folder("data/gnome-shell/extensions/\(Self.helper)")
-        try #"{"uuid": "\#(Self.helper)", "name": "Eval for iCare's tests", "description": "Unsafe mode", "shell-version": ["48", "49", "50"]}"#
-            .write(to: folder.appendingPathComponent("metadata.json"), atomically: true, encoding: .utf8)
-        try """
-        export default class {
-            enable() { global.context.unsafe_mode = true; }
-            disable() { global.context.unsafe_mode = false; }
-        }
-
-        """.write(to: folder.appendingPathComponent("extension.js"), atomically: true, encoding: .utf8)
-        let settings = [
-            ("/org/gnome/desktop/interface/enable-hot-corners", "false"),
-            ("/org/gnome/desktop/interface/toolkit-accessibility", "true"),
-            ("/org/gnome/shell/enabled-extensions", "['\(Self.helper)']"),
-            ("/org/gnome/desktop/session/idle-delay", "uint32 0"),
-            ("/org/gnome/desktop/screensaver/lock-enabled", "false"),
-        ]
-        for (key, value) in settings {
-            let r = try session.run(["dconf", "write", key, value])
-            guard r.status == 0 else { throw HarnessError("dconf write \(key) in the \(root.release) root: \(r)") }
-        }
-        _ = try session.run(["touch", root.work.appendingPathComponent("data/gnome-shell/lock-warning-shown").path])
-    }
-
     private func startShell() throws {
-        try session.start(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], log: "at-spi.log")
-        guard try session.waitForName("org.a11y.Bus", timeout: 20) else { throw HarnessError("no at-spi-bus-launcher") }
+        try session.startAccessibilityBus()
         try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
                           log: "gnome-shell.log")
         session.set("WAYLAND_DISPLAY", "wayland-0")
@@ -66,7 +35,7 @@ public final class GnomeBannerShell: @unchecked Sendable {
             throw HarnessError("nothing took org.freedesktop.Notifications in the \(root.release) root:\n\(shellLog)")
         }
         guard waitUntil(timeout: 30, interval: 0.2, { (try? self.eval("1")) == "1" }) else {
-            throw HarnessError("the shell's Eval did not answer (the helper extension):\n\(shellLog)")
+            throw HarnessError("the shell's Eval did not answer (the tests' Eval extension):\n\(shellLog)")
         }
         // Login opens the overview, whose grab keeps the pointer from the banners (a person presses Escape).
         let startedUp = waitUntil(timeout: 30, interval: 0.2, { (try? self.eval("Main.layoutManager._startingUp")) == "false" })

@@ -107,7 +107,12 @@ extension ShellExtensionRig {
     /// Clicks the ring (where it is drawn) and waits for its menu; its items.
     @discardableResult
     public func openMenu() throws -> [MenuItem] {
-        let i = try theIndicator()
+        // Under load the ring may not be laid out yet (its box reads -1): wait for it, as a person waits to see it.
+        var i = try theIndicator()
+        _ = waitUntil(timeout: 10, interval: 0.2) {
+            i = (try? self.theIndicator()) ?? i
+            return i.width > 0 && i.x >= 0 && i.y >= 0
+        }
         try click(x: i.centre.x, y: i.centre.y)
         guard waitUntil(timeout: 5, interval: 0.1, { (try? menuIsOpen()) == true }) else {
             throw HarnessError("a click on the ring (\(i)) opened no menu")

@@ -24,13 +24,12 @@ public final class ShellExtensionRig: @unchecked Sendable {
     public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
         root = try DesktopRoot(release)
         do {
-            session = try DesktopRootSession(root, activatable: ["org.gnome.Shell.Notifications", "org.gnome.Shell.Extensions",
-                                                                 "org.a11y.Bus", "ca.desrt.dconf", "org.icare.Reminder"],
-                                             variables: [
-                                                 "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
-                                                 "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "dconf",
-                                             ].merging(variables) { $1 })
-            try writeSettings()
+            session = try DesktopRootSession.gnome(root, activatable: ["org.gnome.Shell.Extensions"], variables: variables)
+            // GNOME 48: Eval only in unsafe mode, and no option for it (50 has --unsafe-mode).
+            if release == .trixie { try session.installEvalExtension() }
+            try session.prepareGnomeShell(extensions: (release == .trixie ? [DesktopRootSession.evalExtension] : []) + [Self.uuid],
+                                          accessibility: false)
+            _ = try root.folder("shots")
             try startShell()
         } catch {
             root.stop()
@@ -39,34 +38,6 @@ public final class ShellExtensionRig: @unchecked Sendable {
     }
 
     public var shellLog: String { session.log("gnome-shell.log") }
-
-    private var helperExtensions: [String] { release == .trixie ? ["unsafe@icare.test"] : [] }
-
-    private func writeSettings() throws {
-        let enabled = (helperExtensions + [Self.uuid]).map { "'\($0)'" }.joined(separator: ", ")
-        for (key, value) in [
-            ("/org/gnome/desktop/interface/enable-hot-corners", "false"),
-            ("/org/gnome/shell/enabled-extensions", "[\(enabled)]"),
-            ("/org/gnome/desktop/session/idle-delay", "uint32 0"),
-            ("/org/gnome/desktop/screensaver/lock-enabled", "false"),
-        ] {
-            let r = try session.run(["dconf", "write", key, value])
-            guard r.status == 0 else { throw HarnessError("dconf write \(key) in the \(release) root: \(r)") }
-        }
-        _ = try root.folder("data/gnome-shell")
-        _ = try session.run(["touch", root.work.appendingPathComponent("data/gnome-shell/lock-warning-shown").path])
-        _ = try root.folder("shots")
-        guard release == .trixie else { return }
-        // GNOME 48: Eval only in unsafe mode, and no option for it. A test aid, in the user's own folder.
-        let helper = try root.folder("data/gnome-shell/extensions/unsafe@icare.test")
-        try #"{"uuid": "unsafe@icare.test", "name": "unsafe", "description": "iCare's test aid: Eval", "shell-version": ["48"]}"#
-            .write(to: helper.appendingPathComponent("metadata.json"), atomically: true, encoding: .utf8)
-        try """
-        import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
-        export default class Unsafe extends Extension { enable() { global.context.unsafe_mode = true; } disable() {} }
-
-        """.write(to: helper.appendingPathComponent("extension.js"), atomically: true, encoding: .utf8)
-    }
 
     private func startShell() throws {
         try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "\(Self.width)x\(Self.height)"]
