@@ -74,6 +74,7 @@ let serviceLinking: [LinkerSetting] = [
 /// libadwaita's and GTK 4's header folders, from `pkg-config --cflags-only-I libadwaita-1` (the folders
 /// differ by architecture). Not through the system library's pkgConfig: GTK's cflags carry -pthread and
 /// -msse flags, which SwiftPM drops with a warning on every build; the folders are given to the app instead.
+/// SwiftPM caches this answer with the manifest: scripts/deps.sh clears that cache after it installs packages.
 let adwaitaIncludes: [String] = {
     #if canImport(Glibc)
     guard let pipe = popen("pkg-config --cflags-only-I libadwaita-1 2>/dev/null", "r") else { return [] }
@@ -147,13 +148,15 @@ let package = Package(
         // Event sounds through libcanberra, each on a short-lived thread of its own (the end of a break,
         // a reminder) where the notification server does not play them.
         .target(name: "Sound", dependencies: ["CCanberra", "SystemdKit", "ReminderCore", "DesktopWatch", "ICareFiles"], swiftSettings: lean),
+        // Phones linked by KDE Connect and GSConnect: which can be reminded, and one ping each with a reminder.
+        .target(name: "Phones", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound"],
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -171,7 +174,7 @@ let package = Package(
                          swiftSettings: [.unsafeFlags(adwaitaIncludes.flatMap { ["-Xcc", "-I\($0)"] })]),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["fake-phone.py", "notification-recorder.py"]),
         // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.
         .target(name: "LoopSupport", dependencies: ["DBusKit", "SystemdKit", "TestSupport"], path: "Tests/LoopSupport"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "CIntl"]),
@@ -183,7 +186,8 @@ let package = Package(
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
-        .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore"]),
+        .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore", "DBusKit"]),
+        .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit"]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         // The app (icare) on Xvfb against the real icared, through the accessibility tree.

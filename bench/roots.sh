@@ -49,8 +49,16 @@ for release in ${RELEASES-trixie forky}; do
   row "$release: the same package again (a no-op)" "$(seconds "$t0")"
   row "$release: root size ($(du -sh "$root" | cut -f1))" "-"
 done
-for suite in GnomeInRootTests PlasmaInRootTests; do
+# Every suite of RootDesktopTests, one at a time (as scripts/test runs them), each for both releases.
+suites=$(grep -hoE '^(@Suite.* )?struct [A-Za-z]+Tests' Tests/RootDesktopTests/*.swift | awk '{print $NF}' | sort -u)
+t_all=$(date +%s.%N)
+for suite in $suites; do
   t0=$(date +%s.%N)
-  if "$tests" --testing-library swift-testing --filter "$suite" >/tmp/icare-bench-roots.log 2>&1; then result=passed; else result=FAILED; fi
-  row "$suite (both releases side by side, $result)" "$(seconds "$t0")"
+  if "$tests" --testing-library swift-testing --no-parallel --filter "RootDesktopTests\.$suite/" >/tmp/icare-bench-roots.log 2>&1; then
+    result=passed
+  else
+    result=FAILED
+  fi
+  row "$suite ($result)" "$(seconds "$t0")"
 done
+row "all root suites" "$(seconds "$t_all")"

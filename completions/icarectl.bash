@@ -28,7 +28,7 @@ _icarectl() {
         if [[ "$prev" == --days ]]; then COMPREPLY=($(compgen -W "7 14 30" -- "$cur")); return; fi
         COMPREPLY=($(compgen -W "--days --json --csv --no-color --help today yesterday" -- "$cur")) ;;
     get)
-        COMPREPLY=($(compgen -W "--json --no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "--json --no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem PhoneReminders interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem phonereminders" -- "$cur")) ;;
     set)
         local -a args=()
         for ((j = i + 1; j < COMP_CWORD; j++)); do case "${COMP_WORDS[j]}" in -*) ;; *) args+=("${COMP_WORDS[j]}") ;; esac; done
@@ -43,10 +43,11 @@ _icarectl() {
             sound) COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
             busypolicy) COMPREPLY=($(compgen -W "defer pause ignore" -- "$cur")); return ;;
             statusitem) COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+            phonereminders) COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
             esac
         fi
         if (( ${#args[@]} >= 1 )); then COMPREPLY=(); return; fi
-        COMPREPLY=($(compgen -W "--no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "--no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem PhoneReminders interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem phonereminders" -- "$cur")) ;;
     watch)
         COMPREPLY=($(compgen -W "--no-color --help" -- "$cur")) ;;
     monitor)

@@ -109,6 +109,14 @@ class Indicator extends PanelMenu.Button {
         this.menu.addMenuItem(this._tallySeparator);
         this._tallyItem = new PopupMenu.PopupMenuItem('', {reactive: false});
         this.menu.addMenuItem(this._tallyItem);
+        // Shown once a phone is linked (Phones) or the setting is on: see docs/phones.md.
+        this._phoneItem = new PopupMenu.PopupSwitchMenuItem(t.gettext('Remind my phone too'), false);
+        this._phoneItem.connect('toggled', (menuItem, state) => this._call(menuItem.label.text,
+            'org.freedesktop.DBus.Properties.Set',
+            new GLib.Variant('(ssv)', [BUS_NAME, 'PhoneReminders', GLib.Variant.new_boolean(state)])));
+        this.menu.addMenuItem(this._phoneItem);
+        this._phonesItem = new PopupMenu.PopupMenuItem('', {reactive: false});
+        this.menu.addMenuItem(this._phonesItem);
         separator();
         item(t.gettext('Open iCare'), () => this._openApp(null));
         item(t.gettext('Preferences'), () => this._openApp('preferences'));
@@ -185,6 +193,8 @@ class Indicator extends PanelMenu.Button {
             snoozeSeconds: value('SnoozeDuration', 300),
             breakLength: value('BreakDuration', 20) * MICRO,
             shown: value('StatusItem', true),
+            phones: value('Phones', []),
+            phoneReminders: value('PhoneReminders', false),
         };
     }
 
@@ -228,8 +238,14 @@ class Indicator extends PanelMenu.Button {
             control.visible = running;
         this._tallySeparator.visible = running;
         this._tallyItem.visible = running;
-        if (running)
+        this._phoneItem.visible = running && (status.phones.length > 0 || status.phoneReminders);
+        this._phonesItem.visible = running && status.phones.length > 0;
+        if (this._phonesItem.visible)
+            this._phonesItem.label.text = t.gettext('Phones: %s').format(status.phones.join(', '));
+        if (running) {
             this._enableControls(status);
+            this._phoneItem.setToggleState(status.phoneReminders);
+        }
         this._arm(this._face.nextChange);
     }
 

@@ -63,7 +63,7 @@ test_packages="
   xvfb dunst suckless-tools
   xfce4-notifyd xfconf notification-daemon
   at-spi2-core gir1.2-atspi-2.0 python3-gi xdotool imagemagick
-  librsvg2-common fonts-dejavu-core
+  librsvg2-common librsvg2-bin fonts-dejavu-core
   locales
   libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
@@ -83,6 +83,8 @@ test_packages="
   pipewire-pulse pulseaudio-utils
   libfaketime
   debootstrap curl
+  kdeconnect
+  gnome-shell-extension-gsconnect
 "
 # What each is for:
 #   systemd                                   busctl, systemd-analyze (unit tests)
@@ -99,6 +101,7 @@ test_packages="
 #                                             accessibility tree (RealServerTests)
 #   xdotool imagemagick                       a real pointer's clicks; screenshots (scripts/screenshots)
 #   librsvg2-common fonts-dejavu-core         the SVG icon and the text drawn by the servers
+#   librsvg2-bin                              rsvg-convert: the installed SVG drawn to compare (GnomeAppIconInRootTests)
 #   locales                                   the locales below (Dutch texts, a 12-hour clock)
 #   libwayland-bin wayland-protocols plasma-wayland-protocols
 #                                             wayland-scanner and the idle protocols' XML
@@ -147,6 +150,12 @@ test_packages="
 #   debootstrap curl                          the Debian 13 and testing roots of scripts/desktop-root
 #                                             (GNOME Shell 48 / 50, Plasma 6.3 / 6.7: RootDesktopTests);
 #                                             curl reads the mirror's InRelease to tell a root is current
+#   kdeconnect                                a real kdeconnectd paired with a fake phone (Tests/TestSupport/
+#                                             fake-phone.py) in a private network namespace: what a phone
+#                                             receives from the desktop (KDEConnectRig, KDEConnectRigTests)
+#   gnome-shell-extension-gsconnect           GSConnect's service (gjs, under Xvfb) paired with the same fake
+#                                             phone in a private network namespace: what a phone receives
+#                                             through GSConnect (GSConnectRig, GSConnectRigTests)
 #
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #
@@ -176,6 +185,9 @@ if [ -n "$missing" ]; then
   $sudo apt-get update -qq
   # shellcheck disable=SC2086
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  # Package.swift asks pkg-config for libadwaita's folders, and SwiftPM keeps that answer in its
+  # manifest cache: one `swift build` before this install would keep the app unbuildable after it.
+  rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/org.swift.swiftpm/manifests"
 fi
 
 for l in $test_locales; do

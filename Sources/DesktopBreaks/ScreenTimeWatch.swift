@@ -14,14 +14,21 @@ import SystemdKit
 /// idle — and then `LastBreakEndTime` moved past every end seen before
 /// (GNOME sets it when the person comes back after a break's length away,
 /// however the break manager got there: 4 → 3 → 2 → 1, or 4 → 2 → 1 when
-/// the break was taken by going idle, measured on GNOME 48); `onBreakTaken`
-/// then gets the seconds from the first away state seen here to that end.
+/// the break was taken by going idle); `onBreakTaken` then gets the seconds
+/// from when the person left to that end. GNOME says "away" only once its
+/// idle watch has seen no input for `idleWatchSeconds`, so the person left
+/// that long before the first away state (measured on 48.7 and 50.5: without
+/// it a 22 s rest was recorded as 12 s).
 /// An end that moves while the person is active (GNOME's skip or delay:
 /// break due → active) is no rest.
 public final class ScreenTimeWatch {
     public static let busName = BusName("org.gnome.Shell")
     public static let path = ObjectPath("/org/gnome/Shell/ScreenTime")
     public static let interface = "org.gnome.Shell.ScreenTime"
+    /// `MIN_BREAK_LENGTH_SECONDS` in breakManager.js (48 and 50): its idle
+    /// watch fires after this long without input, and only then does `State`
+    /// say idle or in break.
+    public static let idleWatchSeconds: UInt64 = 10
     /// `BreakState` in gnome-shell's js/misc/breakManager.js (the code; the
     /// interface XML's comment numbers them differently).
     public enum BreakState: UInt32, Sendable {
@@ -35,7 +42,7 @@ public final class ScreenTimeWatch {
     private var subscription: SignalSubscription?
     /// The latest non-zero `LastBreakEndTime`.
     private var lastEnd: UInt64 = 0
-    /// When the person was first seen away (in break or idle; wall-clock seconds).
+    /// When the person left, as the first away state seen tells it (in break or idle; wall-clock seconds).
     private var awaySince: UInt64?
     private var said = false
 
@@ -80,8 +87,10 @@ public final class ScreenTimeWatch {
         }
         guard let state else { return }
         switch BreakState(rawValue: state) {
-        // Away: in GNOME's break, or idle (a break taken by going idle never shows in-break). Its end comes on return.
-        case .inBreak, .idle: if awaySince == nil { awaySince = now }
+        // Away: in GNOME's break, or idle (no in-break when GNOME's break was over before its idle watch fired).
+        // GNOME tells it `idleWatchSeconds` after the last input (not at the first look: time before icared is no
+        // rest it saw). The end comes on return.
+        case .inBreak, .idle: if awaySince == nil { awaySince = first ? now : now - min(now, Self.idleWatchSeconds) }
         default: awaySince = nil
         }
     }

@@ -15,11 +15,12 @@
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
 //    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"],
 //    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,
-//    "sound_played_by":"icared"}
+//    "sound_played_by":"icared","phones":["Pixel 7 (KDE Connect)"]}
 //   config_problems: the service's ConfigProblems, [] when the config file is fine.
 //   busy, busy_source, busy_reason: Busy, BusySource ("" | camera | microphone |
 //   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks;
 //   sound_played_by: SoundPlayedBy (notification-server | icared | none; "" from an older service).
+//   phones: Phones, the phones the service can remind ([] when none, or from an older service).
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked | busy.
@@ -30,7 +31,8 @@
 //
 // get --json, get KEY --json (only that key)
 //   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
-//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"BusyPolicy":"defer","StatusItem":true}
+//    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"BusyPolicy":"defer","StatusItem":true,
+//    "PhoneReminders":false}
 //
 // history [DAY] --json
 //   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
@@ -65,7 +67,8 @@ public enum JSONShapes {
             #" "service_version":"...","now":ISO,"now_us":N,"#,
             #" "config_problems":["..."],"#,
             #" "busy":false,"busy_source":"","busy_reason":"","#,
-            #" "desktop_eye_breaks":false,"sound_played_by":"icared"}"#,
+            #" "desktop_eye_breaks":false,"sound_played_by":"icared","#,
+            #" "phones":["Pixel 7 (KDE Connect)"]}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,
@@ -74,7 +77,8 @@ public enum JSONShapes {
         ("get --json", [
             #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"#,
             #" "ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","#,
-            #" "Sound":true,"BusyPolicy":"defer","StatusItem":true}"#,
+            #" "Sound":true,"BusyPolicy":"defer","StatusItem":true,"#,
+            #" "PhoneReminders":false}"#,
         ]),
         ("history DAY --json", [
             #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"#,

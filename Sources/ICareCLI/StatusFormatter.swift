@@ -26,6 +26,7 @@ public struct StatusFormatter: Sendable {
         rows.append((tr("Do not disturb"), dndWords(s)))
         if s.busy { rows.append((tr("Busy"), busyWords(s))) }
         if let sound = soundWords(s) { rows.append((tr("Sound"), sound)) }
+        if let phones = phoneWords(s) { rows.append((tr("Phones"), phones)) }
         if s.desktopEyeBreaks {
             rows.append((tr("GNOME breaks"), tr("eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare")))
         }
@@ -130,6 +131,18 @@ public struct StatusFormatter: Sendable {
         }
     }
 
+    /// The phones and whether reminders tap them; nil when there are none and the setting is off.
+    func phoneWords(_ s: ServiceStatus) -> String? {
+        let list = s.phones.joined(separator: ", ")
+        switch (s.phoneReminders, s.phones.isEmpty) {
+        case (false, true): return nil
+        // TRANSLATORS: completes "Phones:" in `icarectl status`; %s is a list like "Pixel 7 (KDE Connect)".
+        case (true, false): return tr("%s, tapped with each reminder", list)
+        case (true, true): return tr("none linked yet (pair one in KDE Connect or GSConnect)")
+        case (false, false): return tr("%s (turn on with: icarectl set PhoneReminders on)", list)
+        }
+    }
+
     // MARK: status bars
 
     /// The short text for a bar (`--format plain`, waybar's `text`): `13m`,
@@ -207,6 +220,7 @@ public struct StatusFormatter: Sendable {
         m.append(("config_problems", .array(s.configProblems.map { .string($0) })))
         m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason)),
               ("desktop_eye_breaks", .bool(s.desktopEyeBreaks)), ("sound_played_by", .string(s.soundPlayedBy))]
+        m.append(("phones", .array(s.phones.map { .string($0) })))
         return .object(m)
     }
 }

@@ -52,6 +52,9 @@ enum ConfigTemplate {
         case .statusItem:
             return ["The ring in the panel (KDE, XFCE, waybar, GNOME with AppIndicator):",
                     "true or false. Default: \(value)."]
+        case .phoneReminders:
+            return ["A tap on each paired phone (KDE Connect, GSConnect) with each reminder:",
+                    "true or false. Default: \(value)."]
         }
     }
 

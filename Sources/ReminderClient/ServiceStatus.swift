@@ -27,6 +27,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var timeScale: UInt32 = 1
     /// The config file's lines the service could not use (`ConfigProblems`).
     public var configProblems: [String] = []
+    /// The phones the service can remind (`Phones`: "Pixel 7 (KDE Connect)").
+    public var phones: [String] = []
     /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
     public var settings: [SettingKey: SettingValue] = [:]
 
@@ -60,11 +62,16 @@ public struct ServiceStatus: Equatable, Sendable {
             case "TimeScale": timeScale = value.uint32.map { max(1, $0) } ?? timeScale
             case "ConfigProblems":
                 if case .array(_, let items) = value.unwrapped { configProblems = items.compactMap(\.string) }
+            case "Phones":
+                if case .array(_, let items) = value.unwrapped { phones = items.compactMap(\.string) }
             default:
                 if let key = SettingKey(rawValue: name), let v = SettingValue(dbus: value) { settings[key] = v }
             }
         }
     }
+
+    /// Whether each reminder also taps the phones (`PhoneReminders`; off when unknown).
+    public var phoneReminders: Bool { settings[.phoneReminders] == .bool(true) }
 
     /// The interval between breaks in seconds (the default when unknown).
     public var interval: UInt32 {

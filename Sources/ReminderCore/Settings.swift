@@ -40,6 +40,8 @@ public struct Settings: Equatable, Sendable {
     public private(set) var busyPolicy: BusyPolicy = .defer
     /// The ring in the panel (a StatusNotifierItem) while a panel shows such items.
     public private(set) var statusItem: Bool = true
+    /// A tap on each paired phone (KDE Connect, GSConnect) with each reminder.
+    public private(set) var phoneReminders: Bool = false
 
     /// The defaults of `docs/interface.md`.
     public init() {}
@@ -56,6 +58,7 @@ public struct Settings: Equatable, Sendable {
         case .sound: return .bool(sound)
         case .busyPolicy: return .string(busyPolicy.rawValue)
         case .statusItem: return .bool(statusItem)
+        case .phoneReminders: return .bool(phoneReminders)
         }
     }
 
@@ -83,6 +86,7 @@ public struct Settings: Equatable, Sendable {
             guard let p = BusyPolicy(rawValue: s) else { throw SettingError(key: key, reason: key.allowed) }
             busyPolicy = p
         case (.statusItem, .bool(let b)): statusItem = b
+        case (.phoneReminders, .bool(let b)): phoneReminders = b
         default:
             throw SettingError(key: key, reason: tr("%s takes a value of type '%s'.", key.name, key.signature))
         }
@@ -122,6 +126,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case sound = "Sound"
     case busyPolicy = "BusyPolicy"
     case statusItem = "StatusItem"
+    case phoneReminders = "PhoneReminders"
 
     /// The D-Bus property name.
     public var name: String { rawValue }
@@ -138,7 +143,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .interval, .breakDuration, .snoozeDuration: return "u"
         case .activeHours, .dndPolicy, .busyPolicy: return "s"
-        case .weekdaysOnly, .sound, .statusItem: return "b"
+        case .weekdaysOnly, .sound, .statusItem, .phoneReminders: return "b"
         }
     }
 
@@ -167,6 +172,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .sound: return trLater("Sound must be true or false.")
         case .busyPolicy: return trLater("BusyPolicy must be one of defer, pause or ignore.")
         case .statusItem: return trLater("StatusItem must be true or false.")
+        case .phoneReminders: return trLater("PhoneReminders must be true or false.")
         }
     }
 

@@ -24,8 +24,11 @@ extension Daemon {
         let previous = effectHook
         effectHook = { [unowned self] effect in
             previous?(effect)
+            // No "break complete" goes to the server while a phone mirrors every notification: icared plays its sound.
+            var serverPlays = self.serverPlaysSound
+            if case .breakCompleted = effect, self.notifier?.phones.quietAfterReminder == true { serverPlays = false }
             self.eventSounds?.perform(effect, SoundMoment(
-                sound: self.engine.settings.sound, serverPlays: self.serverPlaysSound,
+                sound: self.engine.settings.sound, serverPlays: serverPlays,
                 doNotDisturb: self.status.doNotDisturb, busy: self.busyState.active))
         }
     }

@@ -10,6 +10,7 @@ import DesktopBreaks
 import Presence
 import StatusItem
 import Sound
+import Phones
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
 /// and the adapters that feed it events and carry out its effects.
@@ -48,6 +49,9 @@ public final class Daemon {
     var eyeBreaks: DesktopEyeBreaks?
     var screenTime: ScreenTimeWatch?
     var eventSounds: EventSounds?
+    var phones: PhoneReminders?
+    /// The phones as `Phones` lists them, as last announced.
+    var phoneLabels: [String] = []
     /// Who plays the sounds, as last announced (`SoundPlayedBy`; see Daemon+Sound).
     var soundPlayedBy = SoundWay.icared.rawValue
     /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
@@ -146,6 +150,7 @@ public final class Daemon {
             startNotifier(bus)
             startStatusItem(bus)
             startDesktopWatchers(bus)
+            startPhones(bus)
             startWithDesktopKnown()
             switch try bus.requestName(ReminderInterface.busName) {
             case .primaryOwner, .alreadyOwner:

@@ -81,6 +81,16 @@ struct NotificationContent: Equatable {
         return NotificationContent(summary: summary, body: body, actions: [], hints: hints, timeout: completeTimeout)
     }
 
+    /// The same, marked as KDE Connect marks what it shows from a phone: KDE Connect 26.08 and later
+    /// then keep it on the desktop instead of sending it to the phones (docs/phones.md). Empty, as
+    /// there is no device it came from; a shell that shows the hint's value shows nothing.
+    func keptFromPhones(_ on: Bool) -> NotificationContent {
+        guard on else { return self }
+        var copy = self
+        copy.hints.append(("x-kdeconnect-source-device", .string("")))
+        return copy
+    }
+
     /// What takes a notification away on a server where `CloseNotification` strands it: the same words,
     /// no buttons, expiring at once.
     static func vanishing(_ last: NotificationContent) -> NotificationContent {

@@ -12,7 +12,7 @@
 /// | swaync 0.7.3 (`SwayNotificationCenter`) | run under headless sway | `default` is the body click and never a button, but only with a label: with an empty one it is dropped and a body click just closes (reason 2); closes the bubble itself after any action |
 /// | GNOME Shell 43.9 (`gnome-shell`) | run headless (Tests/GnomeShellTests) | `default` is the body click and never a button; at most three buttons, drawn only while the pointer is over the banner; no `value`; a low-urgency notification never shows as a banner of its own, so "break complete" goes out with normal urgency (still transient) |
 /// | GNOME Shell 48.7, 50.5 | run headless in Debian roots (Tests/RootDesktopTests) | every update shows the banner again, and from 49 replays its pop-in (90 % → 100 %), so the countdown is sent once; a banner that shrinks under the pointer hides as "pointer left" in under a second, so "break complete" is a new notification, not an update; a resident notification from the focused app is marked seen (no banner, no sound), so the reminder is not resident |
-/// | Plasma (`Plasma`) | its source (libnotificationmanager) | `default` is the body click and never a button; `value` is not read |
+/// | Plasma (`Plasma`) | its source (libnotificationmanager); 5.27, 6.3.6, 6.7.4 run headless | `default` is the body click and never a button; `value` is not read; from 6.4 it lists `sound` and plays `sound-name` only for a new notification, never for one that replaces another, so "break complete" is new there |
 ///
 /// Unknown servers get what is right on all of these: no `default`, no
 /// `value` (the seconds left are in the summary), `CloseNotification`.
@@ -40,8 +40,9 @@ struct NotificationProfile: Equatable, Sendable {
     /// Update the countdown every second. Not on GNOME Shell 49 and later, which replays the banner's
     /// pop-in on every update: the countdown goes once, with the break's length (the ring counts).
     let countsEachSecond: Bool
-    /// Close the countdown and show "break complete" as a new notification (GNOME Shell: an update that
-    /// shrinks the banner under the pointer hides it at once; a new banner keeps its few seconds).
+    /// Close the countdown and show "break complete" as a new notification. On GNOME Shell an update that
+    /// shrinks the banner under the pointer hides it at once, and a new banner keeps its few seconds; a server
+    /// that plays sounds itself may play none for an update (Plasma 6.4 and later), and icared leaves it the end's.
     let completeIsNew: Bool
     /// Send the reminder as `resident`. Not on GNOME Shell, which marks a resident notification from
     /// the focused app (the iCare window's) as seen: it would neither show nor sound.
@@ -64,7 +65,7 @@ struct NotificationProfile: Equatable, Sendable {
         sound = capabilities.contains("sound")
         let major = Int(version.prefix { $0 != "." }) ?? 0
         countsEachSecond = !(family == .gnomeShell && major >= 49)
-        completeIsNew = family == .gnomeShell
+        completeIsNew = family == .gnomeShell || (family == .plasma && sound)
         residentReminder = family != .gnomeShell
     }
 

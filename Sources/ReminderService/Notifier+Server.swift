@@ -59,7 +59,7 @@ extension Notifier {
 
     /// Calls a method of the server without arguments; `done` gets its reply's arguments, or nil.
     func call(_ member: String, _ done: @escaping ([DBusValue]?) -> Void) {
-        bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
+        bus.call(.methodCall(destination: destination, path: Notifier.path, interface: Notifier.interface,
                              member: MemberName(member))) { result in
             if case .success(let reply) = result { done(try? reply.arguments()) } else { done(nil) }
         }

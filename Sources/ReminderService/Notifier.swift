@@ -34,6 +34,10 @@ import ReminderCore
 ///   level instead, each once, so `icared --log-stderr` shows the cycle.
 final class Notifier {
     static let busName = BusName("org.freedesktop.Notifications")
+    /// Where calls go: the server's unique name, as libnotify addresses them. GSConnect before 56 forwards
+    /// to the phone only a `Notify` sent to the server's unique name (docs/phones.md); a reply from a
+    /// server that went in the meantime fails as if there were none.
+    var destination: BusName { owner.flatMap { BusName(rawValue: $0) } ?? Notifier.busName }
     static let path = ObjectPath("/org/freedesktop/Notifications")
     static let interface = InterfaceName("org.freedesktop.Notifications")
 
@@ -80,6 +84,12 @@ final class Notifier {
     var settings = Settings()
     /// Do-not-disturb or busy: the server is asked for silence instead of `sound-name` (Daemon+Sound sets it).
     var muted = false
+    /// What the linked phones ask of what follows a reminder (Daemon+Phones sets it).
+    var phones = NotificationPhones() {
+        didSet { if phones != oldValue, let lastStatus { update(status: lastStatus, settings: settings) } }
+    }
+    /// The engine's status as last fed.
+    private var lastStatus: ReminderStatus?
     var ticker: EventSource?
     private var watches: [AnyObject] = []
     var saidNoServer = false
@@ -129,8 +139,11 @@ final class Notifier {
     func update(status: ReminderStatus, settings: Settings) {
         self.settings = settings
         statusKnown = true
+        lastStatus = status
         switch status.state {
         case .due where !status.reminderHeld: want(.reminder(at: status.nextBreak))
+        // A phone sent every update would alert for each: the ring counts the break instead.
+        case .break where phones.quietAfterReminder: want(.none)
         case .break: want(.countdown(ends: status.breakEnds))
         default:
             // A brief notice ("break complete", the status) stays until it expires or something else must be shown.
@@ -151,6 +164,7 @@ final class Notifier {
 
     /// Shows the brief "break complete" in place of the countdown.
     func breakCompleted(nextBreak: Timestamp, clock: String?) {
+        guard !phones.quietAfterReminder else { return }
         completeClock = clock
         want(.complete(next: nextBreak))
     }
@@ -204,7 +218,10 @@ final class Notifier {
             stopTicker()
             // GNOME Shell: a banner of its own, not an update that shrinks the countdown's from under the pointer.
             if shown != wanted, profile.completeIsNew, id != 0 { close() }
-            if shown != wanted { send(NotificationContent.complete(profile, settings, icon, clock: completeClock, quiet: muted), view: wanted) }
+            if shown != wanted {
+                send(NotificationContent.complete(profile, settings, icon, clock: completeClock, quiet: muted)
+                    .keptFromPhones(phones.hintAfterReminder), view: wanted)
+            }
         case .status(let summary, let body):
             stopTicker()
             if shown != wanted { send(NotificationContent.status(summary: summary, body: body, icon), view: wanted) }
@@ -213,8 +230,8 @@ final class Notifier {
 
     func showCountdown(ends: Timestamp) {
         guard let profile else { return }
-        send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now())),
-             view: .countdown(ends: ends))
+        send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now()))
+                .keptFromPhones(phones.hintAfterReminder), view: .countdown(ends: ends))
     }
 
     private func close() {
@@ -230,7 +247,7 @@ final class Notifier {
         confirmed = .none
         id = 0
         guard closing != 0 else { return }
-        bus.call(.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
+        bus.call(.methodCall(destination: destination, path: Notifier.path, interface: Notifier.interface,
                              member: MemberName("CloseNotification"), arguments: [.uint32(closing)])) { _ in }
     }
 
@@ -242,7 +259,7 @@ final class Notifier {
             return
         }
         pace.sent(content, at: now)
-        let message = Message.methodCall(destination: Notifier.busName, path: Notifier.path, interface: Notifier.interface,
+        let message = Message.methodCall(destination: destination, path: Notifier.path, interface: Notifier.interface,
                                          member: MemberName("Notify"), arguments: [
             .string(Texts.appName), .uint32(id), .string(icon.appIcon), .string(content.summary), .string(content.body),
             .strings(content.actions), .vardict(content.hints), .int32(content.timeout),

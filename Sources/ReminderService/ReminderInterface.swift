@@ -21,6 +21,8 @@ enum ReminderInterface {
         var desktopEyeBreaks: Bool { get }
         /// `SoundPlayedBy`: notification-server, icared or none.
         var soundPlayedBy: String { get }
+        /// `Phones`: "Pixel 7 (KDE Connect)".
+        var phoneLabels: [String] { get }
         var configProblems: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
@@ -171,6 +173,12 @@ enum ReminderInterface {
                 or none (Sound is off, or the desktop's event sounds are off). Never in
                 do-not-disturb or while Busy.
                 """, read: { .string(b.soundPlayedBy) }),
+            Property("Phones", "as", doc: """
+                The phones iCare can remind, paired with this desktop through KDE Connect or GSConnect
+                and reachable now, as "name (KDE Connect)" or "name (GSConnect)"; [] when none. With
+                PhoneReminders on, each reminder taps each of them once (a ping), except a phone that
+                is sent the desktop's notifications: it gets the reminder that way.
+                """, read: { .array(element: "s", b.phoneLabels.map { .string($0) }) }),
             Property("ConfigProblems", "as", doc: """
                 The lines of the config file that could not be used, one sentence each as
                 "file:line: error: ..." (or warning, for text that changes nothing); [] when the
@@ -207,6 +215,8 @@ enum ReminderInterface {
             return head + " pause: no reminders during do-not-disturb, a full Interval after it ends; defer: keep counting and show a reminder that fell due when it ends; ignore. Default pause."
         case .busyPolicy:
             return head + " In a call, a screen share or a video (see Busy): defer: keep counting and show a reminder that fell due two minutes (scaled like Interval) after it ends; pause: no reminders while busy, a full Interval after it ends; ignore. Time while busy never counts as a natural break. Default defer."
+        case .phoneReminders:
+            return head + " true: each reminder also taps each phone in Phones once (a KDE Connect ping, or GSConnect's), never for the countdown or the end of a break, and never while the reminder itself is held back. Default false."
         case .statusItem:
             return head + " true: a ring counting down to the next break, with a menu, in panels that show StatusNotifierItems (registered with org.kde.StatusNotifierWatcher while one runs); false: none. Default true."
         default:

@@ -50,6 +50,13 @@ enum Texts {
         return tr("Well done.")
     }
 
+    /// The ping a phone gets with a reminder (KDE Connect and GSConnect show it as a notification of theirs).
+    static func phoneReminder(breakSeconds: UInt32) -> String {
+        trn("iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d second.",
+            "iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d seconds.",
+            Int(breakSeconds), breakSeconds)
+    }
+
     // icared's own messages on the terminal and in the log.
 
     /// `--time-scale` or `ICARE_TIME_SCALE` with a bad value (`option` names which; nil: no value given).

@@ -61,7 +61,7 @@ enum MenuModel {
     static let breakLengths: [UInt32] = [10, 20, 30]
     static let snoozeLengths: [UInt32] = [5, 10, 15]
 
-    static func root(_ status: ReminderStatus, _ settings: Settings, clock: (Timestamp) -> String) -> MenuEntry {
+    static func root(_ status: ReminderStatus, _ settings: Settings, phones: [String] = [], clock: (Timestamp) -> String) -> MenuEntry {
         let state = status.state
         let running = state == .waiting || state == .snoozed || state == .due
         let userPaused = state == .paused && status.pauseReason == .user
@@ -99,6 +99,9 @@ enum MenuModel {
                              .setting(.weekdaysOnly, .bool(!settings.weekdaysOnly))))
         items.append(.toggle(16, StatusItemTexts.sound, radio: false, on: settings.sound,
                              .setting(.sound, .bool(!settings.sound))))
+        items.append(.toggle(20, StatusItemTexts.phoneReminders, radio: false, on: settings.phoneReminders,
+                             .setting(.phoneReminders, .bool(!settings.phoneReminders))))
+        if !phones.isEmpty { items.append(.item(21, StatusItemTexts.phones(phones), enabled: false, nil)) }
         items.append(.submenu(17, StatusItemTexts.doNotDisturb, DndPolicy.allCases.enumerated().map { i, p in
             .toggle(170 + Int32(i), StatusItemTexts.policy(p), radio: true, on: settings.dndPolicy == p,
                     .setting(.dndPolicy, .string(p.rawValue)))

@@ -100,7 +100,12 @@ public final class StatusItem {
         }
         guard shown else { return }
         refresh()
-        menu?.update(status: status, settings: settings)
+        menu?.update(status: status, settings: settings, phones: phones)
+    }
+
+    /// The phones a reminder can tap (`Phones`), named under "Remind my phone too".
+    public var phones: [String] = [] {
+        didSet { if phones != oldValue, shown { menu?.update(status: status, settings: settings, phones: phones) } }
     }
 
     var itemStatus: String { status.state == .due ? "NeedsAttention" : "Active" }
@@ -132,7 +137,7 @@ public final class StatusItem {
             return
         }
         self.itemBus = itemBus
-        let menu = StatusMenu(status: status, settings: settings, clock: clock)
+        let menu = StatusMenu(status: status, settings: settings, phones: phones, clock: clock)
         menu.onAction = { [unowned self] action in self.onAction?(action) }
         menu.onActivate = { [unowned self] in self.activate() }
         let menuObject = ExportedObject(path: StatusItem.menuPath, interfaces: [menu.describe()])

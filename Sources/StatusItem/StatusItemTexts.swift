@@ -105,6 +105,10 @@ public enum StatusItemTexts {
     static var snoozeLength: String { tr("Snooze length") }
     static var weekdaysOnly: String { tr("Weekdays only") }
     static var sound: String { tr("Sound") }
+    // TRANSLATORS: a check item: each reminder also taps the phones KDE Connect or GSConnect link.
+    static var phoneReminders: String { tr("Remind my phone too") }
+    // TRANSLATORS: under "Remind my phone too"; %s is a list like "Pixel 7 (KDE Connect)".
+    static func phones(_ phones: [String]) -> String { tr("Phones: %s", phones.joined(separator: ", ")) }
     static var doNotDisturb: String { tr("When do not disturb is on") }
     static func policy(_ p: DndPolicy) -> String {
         switch p {

@@ -24,6 +24,13 @@ enum PrefTexts {
     static var soundHint: String { tr("A soft sound with each reminder") }
     static var panelRing: String { tr("Ring in the panel") }
     static var panelRingHint: String { tr("The time to the next break beside the clock, where the desktop shows status icons") }
+    static var phone: String { tr("Remind my phone too") }
+    /// Under "Remind my phone too": the phones it taps, or how to link one.
+    static func phoneHint(_ phones: [String]) -> String {
+        // TRANSLATORS: %s is a list of phones, like "Pixel 7 (KDE Connect)".
+        phones.isEmpty ? tr("A tap on your phone with each reminder, through KDE Connect or GSConnect. No phone is linked now.")
+            : tr("A tap with each reminder on %s", phones.joined(separator: ", "))
+    }
 
     static var dnd: String { tr("When do not disturb is on") }
     static var busy: String { tr("During a call, a screen share or a video") }

@@ -73,6 +73,11 @@ final class SwitchRow {
 
     var isOn: Bool { gtk_switch_get_active(icare_switch(gp(toggle))) != 0 }
 
+    /// Words under the title that follow the service (the phones it can remind).
+    func setSubtitle(_ text: String) {
+        adw_action_row_set_subtitle(icare_adw_action_row(gp(row)), text)
+    }
+
     func set(_ on: Bool) {
         guard isOn != on else { return }
         updating = true

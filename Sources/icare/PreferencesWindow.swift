@@ -11,7 +11,7 @@ final class PreferencesWindow {
     let model: AppModel
     let window: Widget
     private var interval, breakLength, snooze, from, to: SpinRow!
-    private var activeHours, weekdays, sound, panelRing: SwitchRow!
+    private var activeHours, weekdays, sound, panelRing, phone: SwitchRow!
     private var dnd, busy: ChoiceRow!
     private let problems: Widget
     private let gnome: Widget
@@ -68,7 +68,8 @@ final class PreferencesWindow {
 
         sound = SwitchRow(title: PrefTexts.sound, subtitle: PrefTexts.soundHint) { m.set(.sound, .bool($0)) }
         panelRing = SwitchRow(title: PrefTexts.panelRing, subtitle: PrefTexts.panelRingHint) { m.set(.statusItem, .bool($0)) }
-        group(PrefTexts.reminders, [sound.row, panelRing.row], in: page)
+        phone = SwitchRow(title: PrefTexts.phone, subtitle: PrefTexts.phoneHint([])) { m.set(.phoneReminders, .bool($0)) }
+        group(PrefTexts.reminders, [sound.row, panelRing.row, phone.row], in: page)
 
         dnd = ChoiceRow(title: PrefTexts.dnd, choices: DndPolicy.allCases.map { ($0.rawValue, PrefTexts.word($0.rawValue)) },
                         explain: PrefTexts.policy) { m.set(.dndPolicy, .string($0)) }
@@ -116,6 +117,8 @@ final class PreferencesWindow {
         if let v = flag(.weekdaysOnly) { weekdays.set(v) }
         if let v = flag(.sound) { sound.set(v) }
         if let v = flag(.statusItem) { panelRing.set(v) }
+        if let v = flag(.phoneReminders) { phone.set(v) }
+        phone.setSubtitle(PrefTexts.phoneHint(s.phones))
         if let v = word(.dndPolicy) { dnd.set(v) }
         if let v = word(.busyPolicy) { busy.set(v) }
         gtk_widget_set_visible(gnome, s.desktopEyeBreaks ? 1 : 0)

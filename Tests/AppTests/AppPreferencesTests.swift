@@ -64,6 +64,11 @@ import TestSupport
         try Self.expectSaved(rig, "Sound", "b true", "Sound = true")
         try rig.press("Ring in the panel", role: "check box")
         try Self.expectSaved(rig, "StatusItem", "b false", "StatusItem = false")
+        // The phone: no phone is linked on this bus, and the row says how to link one (docs/phones.md).
+        #expect(prefs.contains { $0.role == "label" && $0.name.hasSuffix("through KDE Connect or GSConnect. No phone is linked now.") },
+                "\(prefs.filter { $0.role == "label" })")
+        try rig.press("Remind my phone too", role: "check box")
+        try Self.expectSaved(rig, "PhoneReminders", "b true", "PhoneReminders = true")
 
         try rig.press("Ignore", role: "push button", within: "When do not disturb is on")
         try Self.expectSaved(rig, "DndPolicy", "s \"ignore\"", "DndPolicy = ignore")
@@ -72,6 +77,21 @@ import TestSupport
         let after = try rig.waitForPreferences("the chosen policy explained") { $0.contains { $0.name == "Remind as usual" } }
         // GTK 4.8 gives toggle buttons the push button role, with the pressed state when down.
         #expect(after.first { $0.role == "push button" && $0.name == "Ignore" }?.checked == true, "\(after)")
+    }
+
+    /// A real kdeconnectd 22.12 with the fake phone paired on the app's bus: the row names the phone,
+    /// and follows it when it goes out of reach.
+    @Test func thePhoneRowNamesThePhonesAReminderTaps() throws {
+        let bus = try PrivateBus()
+        let phone = try KDEConnectRig(busAddress: bus.address)
+        defer { phone.stop() }
+        try phone.pair()
+        let rig = try AppRig(bus: bus)
+        defer { rig.stop() }
+        _ = try Self.open(rig)
+        try rig.waitForPreferences("the phone named") { $0.contains { $0.role == "label" && $0.name == "A tap with each reminder on Pixel 7 (KDE Connect)" } }
+        try phone.disconnectPhone()
+        try rig.waitForPreferences("no phone any more") { $0.contains { $0.role == "label" && $0.name.hasSuffix("No phone is linked now.") } }
     }
 
     @Test func aChangeMadeElsewhereAndTheConfigFilesProblemsShow() throws {

@@ -37,7 +37,7 @@ import ReminderCore
             (["snooze", "soon"], "Error: 'soon' is not a duration; write a value like 90s, 5m or 1h30m.\nUsage: icarectl snooze [DURATION]\nSee 'icarectl snooze --help'.\n"),
             (["pause", "until", "25:00"], "Error: '25:00' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.\nUsage: icarectl pause [DURATION | until HH:MM | toggle]\nSee 'icarectl pause --help'.\n"),
             (["get", "intervl"], "Error: 'intervl' is not a setting. Did you mean 'Interval'?\nUsage: icarectl get [KEY] [--json]\nSee 'icarectl get --help'.\n"),
-            (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
+            (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["set", "sound", "loud"], "Error: Sound must be true or false.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["stauts"], "Error: 'stauts' is not a command. Did you mean 'status'?\nUsage: icarectl [COMMAND] [OPTIONS]\nSee 'icarectl --help' for the commands.\n"),
             (["history", "--days", "0"], "Error: --days takes a number of days from 1 to 366, not '0'.\nUsage: icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json] [--csv]\nSee 'icarectl history --help'.\n"),
@@ -76,6 +76,7 @@ import ReminderCore
             Sound           true
             BusyPolicy      defer
             StatusItem      true
+            PhoneReminders  false
 
             """)
         let cases: [([String], String, String, String)] = [
@@ -88,6 +89,7 @@ import ReminderCore
             (["set", "sound", "off"], "Sound is now false.\n", "Sound", "b false"),
             (["set", "busypolicy", "PAUSE"], "BusyPolicy is now pause.\n", "BusyPolicy", "s \"pause\""),
             (["set", "activehours", "always"], "ActiveHours is now always.\n", "ActiveHours", "s \"\""),
+            (["set", "phonereminders", "on"], "PhoneReminders is now true.\n", "PhoneReminders", "b true"),
         ]
         for (args, out, property, busctl) in cases {
             let r = try icarectl(h, args)
@@ -97,7 +99,7 @@ import ReminderCore
         }
         #expect(try icarectl(h, ["get", "interval"]).stdout == "25m\n")
         #expect(try icarectl(h, ["get", "--json"]).stdout
-            == #"{"Interval":1500,"BreakDuration":30,"SnoozeDuration":600,"ActiveHours":"","WeekdaysOnly":true,"DndPolicy":"defer","Sound":false,"BusyPolicy":"pause","StatusItem":true}"# + "\n")
+            == #"{"Interval":1500,"BreakDuration":30,"SnoozeDuration":600,"ActiveHours":"","WeekdaysOnly":true,"DndPolicy":"defer","Sound":false,"BusyPolicy":"pause","StatusItem":true,"PhoneReminders":true}"# + "\n")
         #expect(try icarectl(h, ["get", "sound", "--json"]).stdout == #"{"Sound":false}"# + "\n")
     }
 
@@ -139,7 +141,7 @@ import ReminderCore
         #expect(keys(json) == ["running", "state", "pause_reason", "next_break", "next_break_us", "seconds_to_next_break", "break_ends",
                                "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "do_not_disturb",
                                "do_not_disturb_source", "service_version", "now", "now_us", "config_problems",
-                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks", "sound_played_by"])
+                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks", "sound_played_by", "phones"])
         let o = try jsonObject(json)
         #expect(o["state"] as? String == "paused")
         #expect(o["pause_reason"] as? String == "user")

@@ -137,12 +137,25 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         busy.apply(["BusySource": .string("video"), "BusyReason": .string("")])
         let paused = status("paused") { $0.pauseReason = "busy"; $0.busy = true; $0.busySource = "video" }
         #expect(f.text(paused, now: now).hasPrefix("State:          paused during a call or video\nPaused until:   the call or video ends\n"))
-        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":""}"#))
+        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[]}"#))
         var both = free
         both.apply(["DesktopEyeBreaks": .bool(true)])
         #expect(f.text(both, now: now).hasSuffix(
             "GNOME breaks:   eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare\n"))
-        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true,"sound_played_by":""}"#))
+        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true,"sound_played_by":"","phones":[]}"#))
+    }
+
+    @Test func thePhonesAreOneRowThatSaysWhetherTheyAreTapped() {
+        var s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        #expect(!f.text(s, now: now).contains("Phones"), "no phones and the setting off: no row")
+        s.apply(["Phones": .strings(["Pixel 7 (KDE Connect)", "Fairphone (GSConnect)"])])
+        #expect(f.text(s, now: now).hasSuffix(
+            "Phones:         Pixel 7 (KDE Connect), Fairphone (GSConnect) (turn on with: icarectl set PhoneReminders on)\n"))
+        s.apply(["PhoneReminders": .bool(true)])
+        #expect(f.text(s, now: now).hasSuffix("Phones:         Pixel 7 (KDE Connect), Fairphone (GSConnect), tapped with each reminder\n"))
+        #expect(f.json(s, now: now).text.hasSuffix(#""phones":["Pixel 7 (KDE Connect)","Fairphone (GSConnect)"]}"#))
+        s.apply(["Phones": .strings([])])
+        #expect(f.text(s, now: now).hasSuffix("Phones:         none linked yet (pair one in KDE Connect or GSConnect)\n"))
     }
 
     @Test func whoPlaysTheSoundsIsOneRow() {
@@ -150,7 +163,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(!f.text(s, now: now).contains("Sound"), "an older service does not say")
         s.apply(["SoundPlayedBy": .string("icared")])
         #expect(f.text(s, now: now).hasSuffix("Do not disturb: off\nSound:          played by iCare\n"))
-        #expect(f.json(s, now: now).text.hasSuffix(#""desktop_eye_breaks":false,"sound_played_by":"icared"}"#))
+        #expect(f.json(s, now: now).text.hasSuffix(#""desktop_eye_breaks":false,"sound_played_by":"icared","phones":[]}"#))
         s.apply(["SoundPlayedBy": .string("notification-server")])
         #expect(f.text(s, now: now).hasSuffix("Sound:          played by the notification server\n"))
         s.apply(["SoundPlayedBy": .string("none"), "Sound": .bool(false)])
@@ -166,7 +179,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
             "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
             "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[],\
-            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":""}
+            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[]}
             """)
         #expect(f.json(nil, now: now).text == #"{"running":false,"now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}"#)
         #expect(f.waybar(nil, now: now).text

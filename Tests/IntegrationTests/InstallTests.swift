@@ -159,22 +159,7 @@ import TestSupport
 
         let socket = tmp.path + "/bus"
         let address = "unix:path=\(socket)"
-        let config = """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>\(address)</listen>
-          <auth>EXTERNAL</auth>
-          <servicedir>\(services)</servicedir>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-
-        """
+        let config = PrivateBus.config(type: "session", listen: address, serviceDirectory: services)
         try config.write(toFile: tmp.path + "/bus.conf", atomically: true, encoding: .utf8)
         // The activated icared inherits this environment: its own home and
         // XDG folders, and no system bus (never the host's logind).

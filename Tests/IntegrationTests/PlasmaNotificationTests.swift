@@ -32,6 +32,29 @@ import TestSupport
         }
     }
 
+    /// Plasma 6.4 and later list `sound` and play `sound-name` only for a new notification (measured on 6.7.4,
+    /// PlasmaSoundsInRootTests): there "Break complete" is a new notification with the end's sound, after the
+    /// countdown is closed, and icared plays nothing. Plasma 5.27 and 6.3 play nothing: it replaces the countdown.
+    @Test(arguments: [("Plasma|KDE|6.7.4", " sound"), (plasma, "")])
+    func breakCompleteIsNewWherePlasmaPlaysTheSound(_ server: String, _ sound: String) throws {
+        let (s, fake) = try NotificationTests.service(config: "BreakDuration = 10\n", capabilities: Self.plasmaCaps + sound, serverName: server)
+        defer { NotificationTests.stop(s, fake) }
+        #expect(try s.call("StartBreak").status == 0)
+        let complete = try NotificationTests.first(fake, timeout: 20) { $0.isICare && $0.summary == "Break complete" }
+        let id = try #require(fake.iCareNotifies.first(where: \.isCountdown)?.id, "\(fake.dump)")
+        #expect(complete.hint("sound-name") == .string("complete"), "\(complete.hints)")
+        let closed = fake.records.firstIndex { $0.member == "CloseNotification" && $0.id == id }
+        if sound.isEmpty {
+            #expect(complete.replaces == id && closed == nil, "an update of the countdown: \(fake.dump)")
+            #expect(try s.string("SoundPlayedBy") == "icared")
+        } else {
+            #expect(complete.replaces == 0 && complete.id != id, "a new notification: \(fake.dump)")
+            let completed = fake.records.firstIndex { $0.isICare && $0.summary == "Break complete" }
+            #expect(closed != nil && closed! < completed!, "the countdown is closed before: \(fake.dump)")
+            #expect(try s.string("SoundPlayedBy") == "notification-server")
+        }
+    }
+
     @Test func theCountdownGoesOnAfterPlasmaRestartsMidBreak() throws {
         let (s, fake) = try Self.breakService(seconds: 60)
         defer { NotificationTests.stop(s, fake) }

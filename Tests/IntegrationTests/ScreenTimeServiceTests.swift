@@ -48,6 +48,24 @@ import LoopSupport
         #expect(s.log.contains("GNOME's own break was taken ("), "log:\n\(s.log)")
     }
 
+    @Test func aBreakTakenByGoingIdleCountsFromWhenThePersonLeft() throws {
+        // GNOME's idle watch says idle 10 s (MIN_BREAK_LENGTH_SECONDS) after the last input; a break over by
+        // then never shows in-break (4 → 2 → 1). The rest began those 10 s before the idle state: on the real
+        // 48.7 and 50.5 a 22 s rest was recorded as 12 s (GnomeBreakTakenInRootTests).
+        let shell = FakeScreenTime(state: 4, lastBreakEnd: Self.wallSeconds() - 1200)
+        let (s, desktop) = try rig(shell)
+        defer { desktop.stop(); s.stop() }
+        try desktop.sync { shell.set(state: 2, lastBreakEnd: Self.wallSeconds() - 1200) }
+        Thread.sleep(forTimeInterval: 1.1)
+        try desktop.sync { shell.set(state: 1, lastBreakEnd: Self.wallSeconds()) }
+        #expect(try waitUntil { try s.number("CompletedToday") == 1 }, "log:\n\(s.log)")
+        // busctl: a(tsu) 1 AT "natural" SECONDS
+        let history = try s.call("GetHistory", "tt", "0", "9223372036854775807").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let seconds = history.split(separator: " ").last.flatMap { UInt32($0) }
+        #expect(history.contains("\"natural\"") && seconds.map { (11...13).contains($0) } == true,
+                "10 s before GNOME said idle, plus the 1 s until the end: \(history)")
+    }
+
     @Test func anEndMovedWithoutABreakIsNoRest() throws {
         // GNOME's skip or delay moves LastBreakEndTime without a break.
         let shell = FakeScreenTime(state: 4, lastBreakEnd: Self.wallSeconds() - 1300)

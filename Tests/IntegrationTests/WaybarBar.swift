@@ -81,7 +81,9 @@ final class WaybarBar: @unchecked Sendable {
 
     /// Waits (bounded) for the ring drawn in `colour` in the tray; its centre on the output.
     func ring(_ colour: [UInt8]) throws -> (x: Int, y: Int) {
-        try Screenshot.ringCentre(context: "colour \(colour), waybar:\n\(log)\nicared:\n\(service.log)") { try ringPoints(colour) }
+        // On failure, also how much of the waiting ring's blue is there: a tray that kept the old icon, or none at all.
+        try Screenshot.ringCentre(context: "colour \(colour); the waiting blue: \((try? ringPoints(WaybarTrayTests.blue).count) ?? -1) pixels; "
+                                  + "waybar:\n\(log)\nicared:\n\(service.log)") { try ringPoints(colour) }
     }
 
     /// The points of `colour` at the bar's right end, where the tray is.

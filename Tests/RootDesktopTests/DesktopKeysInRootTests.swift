@@ -4,7 +4,7 @@ import TestSupport
 
 /// Issue 29, item 3, on the real Plasma 6 in the Debian testing root (6.7.4):
 /// GNOME's settings left in the person's dconf (do-not-disturb, eyesight
-/// breaks, event sounds off) do not act there, and Plasma's own switch does.
+/// breaks, event sounds off) do not act there, and icared follows Plasma's own do-not-disturb instead.
 /// The icared run is the package's (ICARE_DEB), or `ICARE_ROOT_ICARED`: a
 /// statically linked icared the root can run (copied into its work folder).
 @Suite struct DesktopKeysInRootTests {

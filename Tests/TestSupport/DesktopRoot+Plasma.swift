@@ -8,7 +8,9 @@ import Foundation
 /// second owns the tray's watcher), `kwin_x11 --replace`, `plasmashell
 /// --no-respawn`, and the accessibility bus after plasmashell, as for 5.27
 /// (`HeadlessPlasma`). X11, not Wayland: without /dev/dri KWin 6 on Wayland
-/// gives no screenshot. `stop()` ends the root with all of it.
+/// gives no screenshot. With `sound`, PipeWire, WirePlumber and pipewire-pulse
+/// start first, as a desktop session starts them, with null speakers
+/// (`RootSound.startStack`). `stop()` ends the root with all of it.
 public final class RootPlasma: @unchecked Sendable {
     public let root: DesktopRoot
     public private(set) var session: DesktopRootSession!
@@ -17,7 +19,7 @@ public final class RootPlasma: @unchecked Sendable {
     /// Seconds from plasmashell's start until it owned org.freedesktop.Notifications.
     public private(set) var secondsToNotifications = 0.0
 
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], sound: Bool = false) throws {
         root = try DesktopRoot(release)
         do {
             try startXvfb()
@@ -28,9 +30,13 @@ public final class RootPlasma: @unchecked Sendable {
                                                  "KDE_SESSION_VERSION": "6", "XDG_SESSION_TYPE": "x11", "QT_QPA_PLATFORM": "xcb",
                                                  "QT_QUICK_BACKEND": "software", "LIBGL_ALWAYS_SOFTWARE": "1",
                                                  "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+                                                 // As startplasma-x11 sets it: the roots' only menu is plasma-applications.menu, and
+                                                 // without it KService 6.13 (trixie) lists no applications (Kickoff stays empty).
+                                                 "XDG_MENU_PREFIX": "plasma-",
                                              ].merging(variables) { $1 })
             try "[Daemon]\nAutolock=false\nLockOnResume=false\n"
                 .write(to: root.work.appendingPathComponent("config/kscreenlockerrc"), atomically: true, encoding: .utf8)
+            if sound { try RootSound.startStack(session) }
             try startPlasma()
         } catch {
             root.stop()
@@ -79,7 +85,10 @@ public final class RootPlasma: @unchecked Sendable {
         // org.freedesktop.Notifications is activatable through plasma_waitforname (a call blocks 25 s): ask NameHasOwner.
         for name in ["org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"] {
             guard try session.waitForName(name, timeout: 60) else {
-                throw HarnessError("\(name) did not appear in the \(root.release) root; plasmashell:\n\(plasmashellLog)")
+                // Was plasmashell still running (a slow start), or gone (a crash)?
+                let alive = (try? session.run(["pgrep", "-a", "plasmashell"]).stdout) ?? ""
+                throw HarnessError("\(name) did not appear in the \(root.release) root in \(Int(Date().timeIntervalSince(started))) s; "
+                    + "plasmashell running: \(alive.isEmpty ? "no" : alive); its log:\n\(plasmashellLog)")
             }
         }
         secondsToNotifications = Date().timeIntervalSince(started)

@@ -49,22 +49,7 @@ public final class DesktopRootSession: @unchecked Sendable {
 
     private func startBus(_ type: String, services: String?) throws {
         let socket = directory.appendingPathComponent("\(type)-bus").path
-        let config = """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>\(type)</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="*"/>
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        \(services.map { "  <servicedir>\($0)</servicedir>\n" } ?? "")</busconfig>
-
-        """
+        let config = PrivateBus.config(type: type, listen: "unix:path=\(socket)", anyUser: true, serviceDirectory: services)
         let file = directory.appendingPathComponent("\(type)-bus.conf")
         try config.write(to: file, atomically: true, encoding: .utf8)
         try root.start(["dbus-daemon", "--config-file=\(file.path)", "--nofork", "--nopidfile"], log: "logs/\(type)-bus.log",

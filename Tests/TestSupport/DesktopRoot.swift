@@ -37,9 +37,15 @@ public final class DesktopRoot: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
+    /// Whether the namespace has a network namespace of its own with only `lo` (`start --net-lo`).
+    public let loopbackOnly: Bool
+
     /// Makes (or reuses) the root, installs the package, starts the namespace with a new `work` folder.
-    public init(_ release: Release) throws {
+    /// `loopbackOnly`: everything inside runs in a network namespace of its own with only `lo`, up
+    /// (for programs that broadcast, such as kdeconnectd: nothing sent inside leaves the machine).
+    public init(_ release: Release, loopbackOnly: Bool = false) throws {
         self.release = release
+        self.loopbackOnly = loopbackOnly
         try Self.prepare(release)
         work = URL(fileURLWithPath: "/tmp/icare-root-\(release)-\(UUID().uuidString.prefix(8))")
         let fm = FileManager.default
@@ -54,7 +60,7 @@ public final class DesktopRoot: @unchecked Sendable {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.script)
-        p.arguments = ["start", release.rawValue, work.path, "--until-eof"]
+        p.arguments = ["start", release.rawValue, work.path, "--until-eof"] + (loopbackOnly ? ["--net-lo"] : [])
         p.environment = Self.hostEnvironment
         p.standardInput = lifeline
         p.standardOutput = out

@@ -20,26 +20,33 @@ public final class PrivateBus: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("icare-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("bus").path
-        var config = """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>\(system ? "system" : "session")</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-        \(anyUser ? "    <allow user=\"*\"/>\n" : "")            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-
-        """
-        if let serviceDirectory { config += "  <servicedir>\(serviceDirectory)</servicedir>\n" }
-        config += "</busconfig>\n"
+        let config = Self.config(type: system ? "system" : "session", listen: "unix:path=\(socket)", anyUser: anyUser,
+                                 serviceDirectory: serviceDirectory)
         configPath = directory.appendingPathComponent("bus.conf")
         try config.write(to: configPath, atomically: true, encoding: .utf8)
         launchEnvironment = environment
         (process, address) = try Self.launch(daemon, configPath, environment)
+    }
+
+    /// The configuration of a test's bus: `type` (session or system), listening at `listen`, every user let in
+    /// when `anyUser` (else only the bus's own), activating services from `serviceDirectory`; any name may be
+    /// owned and any message seen (the tests watch what goes by).
+    public static func config(type: String, listen: String, anyUser: Bool = false, serviceDirectory: String? = nil) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>\(type)</type>
+          <listen>\(listen)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+        \(anyUser ? "    <allow user=\"*\"/>\n" : "")    <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        \(serviceDirectory.map { "  <servicedir>\($0)</servicedir>\n" } ?? "")</busconfig>
+
+        """
     }
 
     /// Starts dbus-daemon on `configPath` and reads the address it prints first.

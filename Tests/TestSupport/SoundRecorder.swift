@@ -28,12 +28,13 @@ public final class SoundRecorder: @unchecked Sendable {
     }
 
     /// The sounds that have ended so far (a sound is reported 0.3 s after its last loud sample).
-    public var sounds: [Sound] {
-        output.lines.compactMap { line in
-            let words = line.split(separator: " ")
-            guard words.count == 3, words[0] == "onset", let at = UInt64(words[1]), let peak = Int(words[2]) else { return nil }
-            return Sound(onset: at, peak: peak)
-        }
+    public var sounds: [Sound] { output.lines.compactMap(Self.sound) }
+
+    /// One line of `scripts/sound-onsets` ("onset µs peak"), or nil for any other line ("ready").
+    public static func sound(_ line: some StringProtocol) -> Sound? {
+        let words = line.split(separator: " ")
+        guard words.count == 3, words[0] == "onset", let at = UInt64(words[1]), let peak = Int(words[2]) else { return nil }
+        return Sound(onset: at, peak: peak)
     }
 
     public func stop() { output.stop() }

@@ -1,0 +1,55 @@
+import DBusKit
+import DesktopWatch
+
+/// One program that links phones (KDE Connect, GSConnect), followed on the
+/// session bus: its phones, kept current from its signals (never polled),
+/// and a ping to one of them.
+protocol PhoneSource: AnyObject {
+    /// The paired, reachable phones, as last read.
+    var phones: [Phone] { get }
+    /// Runs after `phones` changed.
+    var onChange: (() -> Void)? { get set }
+    func start()
+    /// Sends `message` to the phone as one ping; a refusal is logged once.
+    func ping(_ phone: Phone, message: String)
+}
+
+/// What a program on the bus may make iCare list: a person has a phone or two, a stranger holding the
+/// program's name could claim thousands, with names of any length (docs/hostile.md).
+enum PhoneLimits {
+    static let phones = 16
+    static let nameLength = 64
+
+    /// The name as listed: at most `nameLength` characters, the id where it is empty.
+    static func name(_ name: String, id: String) -> String {
+        let shown = name.isEmpty ? id : name
+        return shown.count > nameLength ? String(shown.prefix(nameLength - 1)) + "…" : shown
+    }
+}
+
+/// Re-reads a source's state on every trigger, one read at a time: triggers
+/// that come during a read make one more read after it, never a pile of them.
+struct RefreshGate {
+    private var reading = false
+    private var again = false
+
+    /// Whether a read should begin now (false: one is out; it runs again after).
+    mutating func begin() -> Bool {
+        if reading { again = true; return false }
+        reading = true
+        return true
+    }
+
+    /// The read is done; whether another must begin for triggers that came meanwhile.
+    mutating func end() -> Bool {
+        reading = false
+        defer { again = false }
+        return again
+    }
+
+    /// The program went away: a reply still out is dropped by the follower.
+    mutating func reset() {
+        reading = false
+        again = false
+    }
+}

@@ -1,0 +1,42 @@
+import DBusKit
+import Phones
+
+/// The phones KDE Connect and GSConnect link (the `Phones` target): listed in
+/// `Phones`, tapped once with each reminder while `PhoneReminders` is on, and
+/// the notifier kept from sending a phone that mirrors the desktop a buzz a
+/// second (docs/phones.md).
+extension Daemon {
+    func startPhones(_ bus: Connection) {
+        let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf)
+        self.phones = phones
+        phones.onChange = { [unowned self] in
+            let labels = phones.phones.map(\.label)
+            if labels != self.phoneLabels { self.announcingChanges { self.phoneLabels = labels } }
+            self.statusItem?.phones = labels
+            self.tellNotifierAboutPhones()
+        }
+        let previous = changeHook
+        changeHook = { [unowned self] in
+            // Before the notifier: both act on the same reminder.
+            self.phones?.update(status: self.status, settings: self.engine.settings,
+                                message: Texts.phoneReminder(breakSeconds: self.engine.settings.breakDuration))
+            previous?()
+        }
+        tellNotifierAboutPhones()
+        phones.start()
+    }
+
+    private func tellNotifierAboutPhones() {
+        guard let phones, let notifier else { return }
+        notifier.phones = NotificationPhones(quietAfterReminder: phones.quietAfterReminder,
+                                             hintAfterReminder: phones.hintAfterReminder)
+    }
+}
+
+/// What the linked phones ask of the desktop's notifications after a reminder.
+struct NotificationPhones: Equatable {
+    /// Send nothing after the reminder: a phone gets every update, each one alerting it.
+    var quietAfterReminder = false
+    /// Put `x-kdeconnect-source-device` on what follows the reminder: a phone's program keeps those on the desktop.
+    var hintAfterReminder = false
+}
