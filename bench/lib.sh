@@ -10,6 +10,11 @@
 #   bench_start_icared   the release icared (the caller's environment), its log
 #                        in $work/icared.log, its pid in $icared; waits until it
 #                        owns org.icare.Reminder, else stops the bench
+#   bench_root_package   for the suites in the Debian 13 / testing roots: exports
+#                        ICARE_DEB (kept when set; else the newest build/deb
+#                        package, `make deb` when there is none) and builds the
+#                        tests; their bundle in $tests, run directly so that
+#                        another SwiftPM holding .build's lock adds no wait
 
 bench_setup() {
   swift build -c release --static-swift-stdlib >/dev/null
@@ -45,4 +50,15 @@ bench_start_icared() {
   echo "bench: icared did not take org.icare.Reminder; its log:" >&2
   cat "$work/icared.log" >&2
   exit 1
+}
+
+bench_root_package() {
+  if [ -z "${ICARE_DEB:-}" ]; then
+    ls build/deb/icare_*_*.deb >/dev/null 2>&1 || make deb >/dev/null
+    # shellcheck disable=SC2012  # the newest of icare_VERSION_ARCH.deb: plain names
+    ICARE_DEB=$(ls -t "$PWD"/build/deb/icare_*_*.deb | head -n 1)
+  fi
+  export ICARE_DEB
+  swift build --build-tests >/dev/null
+  tests="$(swift build --show-bin-path)/icarePackageTests.xctest"
 }

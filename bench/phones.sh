@@ -16,16 +16,8 @@
 #                                  `make deb` when there is none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
-if [ -z "${ICARE_DEB:-}" ]; then
-  ls build/deb/icare_*_*.deb >/dev/null 2>&1 || make deb >/dev/null
-  # shellcheck disable=SC2012  # the newest of icare_VERSION_ARCH.deb: plain names
-  ICARE_DEB=$(ls -t "$repo"/build/deb/icare_*_*.deb | head -n 1)
-fi
-export ICARE_DEB
-swift build --build-tests >/dev/null
-# The test bundle itself: another SwiftPM holding .build's lock adds no wait.
-tests="$(swift build --show-bin-path)/icarePackageTests.xctest"
+. bench/lib.sh
+bench_root_package
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for _ in $(seq "${ROUNDS:-1}"); do
@@ -39,7 +31,6 @@ grep -o 'KDE Connect [0-9.]*, BreakDue → ping at the phone: [0-9-]* ms' "$out"
 
 # Idle with KDE Connect on the bus: the release icared, kdeconnectd and the fake
 # phone (both in a network namespace with only lo: kdeconnectd broadcasts).
-. bench/lib.sh
 bench_setup
 bench_session_bus
 idle=${IDLE:-60}

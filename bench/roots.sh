@@ -12,17 +12,9 @@
 #                                `make deb` when there is none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 scripts/deps.sh --test
-if [ -z "${ICARE_DEB:-}" ]; then
-  ls build/deb/icare_*_*.deb >/dev/null 2>&1 || make deb >/dev/null
-  # shellcheck disable=SC2012  # the newest of icare_VERSION_ARCH.deb: plain names
-  ICARE_DEB=$(ls -t "$repo"/build/deb/icare_*_*.deb | head -n 1)
-fi
-export ICARE_DEB
-swift build --build-tests >/dev/null
-# The test bundle itself, so that another SwiftPM holding .build's lock does not add its wait to a suite's time.
-tests="$(swift build --show-bin-path)/icarePackageTests.xctest"
+. bench/lib.sh
+bench_root_package
 
 seconds() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 row() { printf '%-44s %10s\n' "$1" "$2"; }

@@ -6,8 +6,9 @@ import LoopSupport
 /// Issue 32 on GNOME's side: the real GSConnect 54 service (`GSConnectRig`: headless, in a network
 /// namespace of its own with only loopback, its settings in a real dconf) paired with the fake phone,
 /// the real `icared` on the same bus in a GNOME session (GNOME Shell's name owned, as the real Shell
-/// owns it, since GSConnect's keys live under GNOME's), its schedule 300 times faster, and the fake
-/// notification server. What is counted is what the phone received.
+/// owns it, since GSConnect's keys live under GNOME's), its schedule 300 times faster (a reminder 8 s
+/// after the start and 8 s after a break), and the fake notification server. What is counted is what
+/// the phone received.
 @Suite(.serialized) struct GSConnectReminderTests {
     static let label = "Pixel 7 (GSConnect)"
 
@@ -33,7 +34,7 @@ import LoopSupport
             service = try ServiceHarness(config: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], bus: bus, start: false,
                                          home: phone.directory)
             try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
-            try "BreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
+            try "Interval = 40m\nBreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
             try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"])
         }
 
@@ -46,13 +47,6 @@ import LoopSupport
 
         var pings: [[String: Any]] { phone.packets(type: "kdeconnect.ping") }
         var forwarded: [[String: Any]] { phone.packets(type: "kdeconnect.notification") }
-        /// What makes the phone sound: a ping, or a notification neither silent nor a cancel.
-        var alerts: Int {
-            pings.count + forwarded.filter {
-                let body = GSConnectRig.body($0)
-                return body["silent"] as? Bool != true && body["isCancel"] as? Bool != true
-            }.count
-        }
 
         func waitForPhones() throws {
             let ok = try waitUntil(timeout: 15) { try self.service.property("Phones") == "as 1 \"\(GSConnectReminderTests.label)\"" }
@@ -61,7 +55,7 @@ import LoopSupport
 
         func waitForReminder() throws -> NotifyRecord {
             var found: NotifyRecord?
-            _ = waitUntil(timeout: 15) {
+            _ = waitUntil(timeout: 30) {
                 found = self.server.iCareNotifies.first { $0.actions.contains("start") }
                 return found != nil
             }
@@ -69,11 +63,16 @@ import LoopSupport
         }
 
         /// Starts the break from the bubble and waits until it has run to its end.
-        func takeTheBreak(_ reminder: NotifyRecord) throws {
-            try server.click(reminder.id, "start")
-            #expect(try waitUntil(timeout: 5) { try self.service.string("State") == "break" })
-            #expect(try waitUntil(timeout: 20) { try self.service.string("State") == "waiting" }, "the 10 s break ends")
-            Thread.sleep(forTimeInterval: 1)
+        func takeTheBreak(_ reminder: NotifyRecord) throws -> PhoneBreak {
+            try PhoneBreak(reminder, server: server, service: service, breakSeconds: 10, intervalSeconds: 8)
+        }
+
+        /// What made the phone sound during `taken`: a ping, or a notification neither silent nor a cancel.
+        func alerts(of taken: PhoneBreak) -> Int {
+            taken.ofThisBreak(pings).count + taken.ofThisBreak(forwarded).filter {
+                let body = GSConnectRig.body($0)
+                return body["silent"] as? Bool != true && body["isCancel"] as? Bool != true
+            }.count
         }
     }
 
@@ -85,8 +84,8 @@ import LoopSupport
         let pings = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
         let message = GSConnectRig.body(pings[0])["message"] as? String ?? ""
         #expect(message.hasPrefix("iCare: time for an eye break."), "\(pings)")
-        try rig.takeTheBreak(reminder)
-        #expect(rig.pings.count == 1, "\(rig.pings)")
+        let taken = try rig.takeTheBreak(reminder)
+        #expect(taken.ofThisBreak(rig.pings).count == 1, "\(rig.pings)")
         #expect(rig.forwarded.isEmpty, "sharing is off: \(rig.forwarded)")
         // The desktop kept its countdown and its "Break complete".
         #expect(rig.server.iCareNotifies.contains { $0.summary.hasPrefix("Look far away") }, "\(rig.server.dump)")
@@ -118,9 +117,9 @@ import LoopSupport
         let reminder = try rig.waitForReminder()
         let forwarded = try rig.phone.waitForPackets(type: "kdeconnect.notification", count: 1, timeout: 5)
         #expect(GSConnectRig.body(forwarded[0])["appName"] as? String == "iCare", "\(forwarded)")
-        try rig.takeTheBreak(reminder)
-        #expect(rig.alerts == 1, "one alert a break: pings \(rig.pings), notifications \(rig.forwarded)")
-        let after = rig.server.iCareNotifies.filter { $0.time > reminder.time }
+        let taken = try rig.takeTheBreak(reminder)
+        #expect(rig.alerts(of: taken) == 1, "one alert a break: pings \(rig.pings), notifications \(rig.forwarded)")
+        let after = taken.after(reminder, in: rig.server)
         #expect(after.isEmpty, "no countdown or 'Break complete' bubble: \(after)")
     }
 }

@@ -4,7 +4,8 @@ import TestSupport
 
 /// Issue 32 with the real thing: a real `kdeconnectd` (Debian 12's 22.12) paired with the fake phone
 /// (`KDEConnectRig`, in a network namespace of its own with only loopback), the real `icared` on the
-/// same private bus, its schedule 300 times faster (a reminder 4 s after the start), and the fake
+/// same private bus, its schedule 300 times faster (a reminder 4 s after the start; 8 s in the tests
+/// that take a break, so that the next reminder comes 8 s after it), and the fake
 /// notification server, which kdeconnectd watches. What is counted is what the phone received.
 @Suite(.serialized) struct PhoneReminderTests {
     static let label = "Pixel 7 (KDE Connect)"
@@ -34,8 +35,15 @@ import TestSupport
 
         var pings: [[String: Any]] { phone.packets(type: "kdeconnect.ping") }
         var forwarded: [[String: Any]] { phone.packets(type: "kdeconnect.notification") }
-        /// What makes the phone sound and vibrate: a ping, or a notification not marked silent.
-        var alerts: Int { pings.count + forwarded.filter { KDEConnectRig.body($0)["silent"] as? Bool != true }.count }
+        /// What made the phone sound and vibrate during `taken`: a ping, or a notification not marked silent.
+        func alerts(of taken: PhoneBreak) -> Int {
+            taken.ofThisBreak(pings).count + taken.ofThisBreak(forwarded).filter { KDEConnectRig.body($0)["silent"] as? Bool != true }.count
+        }
+
+        /// Starts the break from the reminder's Start and waits until it is over (`Interval = 40m`: 8 s scaled).
+        func takeTheBreak(_ reminder: NotifyRecord) throws -> PhoneBreak {
+            try PhoneBreak(reminder, server: server, service: service, breakSeconds: 10, intervalSeconds: 8)
+        }
 
         func phones() throws -> String { try service.property("Phones") }
 
@@ -45,14 +53,14 @@ import TestSupport
         }
 
         /// Waits for the `n`th reminder on the desktop (a Notify from iCare with Start: one per reminder).
-        func waitForReminder(_ n: Int, timeout: TimeInterval = 15) throws {
+        func waitForReminder(_ n: Int, timeout: TimeInterval = 30) throws {
             let ok = waitUntil(timeout: timeout) { self.server.iCareNotifies.filter { $0.actions.contains("start") }.count >= n }
             #expect(ok, "no reminder \(n) on the desktop: \(server.dump)\nlog:\n\(service.log)")
         }
     }
 
     @Test func eachReminderTapsThePhoneOnceAndNothingElseDoes() throws {
-        let rig = try Rig()
+        let rig = try Rig(config: "PhoneReminders = true\nInterval = 40m\n")
         defer { rig.stop() }
         try rig.waitForPhones("as 1 \"\(Self.label)\"")
         try rig.waitForReminder(1)
@@ -62,10 +70,8 @@ import TestSupport
         #expect(message.contains("10 seconds"), "the break's length: \(message)")
         // The break at the desk: its countdown (each second) and its end tap nothing.
         let reminder = try #require(rig.server.iCareNotifies.last { $0.actions.contains("start") })
-        try rig.server.click(reminder.id, "start")
-        #expect(try waitUntil(timeout: 5) { try rig.service.string("State") == "break" })
-        #expect(try waitUntil(timeout: 20) { try rig.service.string("State") == "waiting" }, "the 10 s break ends")
-        #expect(rig.pings.count == 1, "one ping for one reminder: \(rig.pings)")
+        let taken = try rig.takeTheBreak(reminder)
+        #expect(taken.ofThisBreak(rig.pings).count == 1, "one ping for one reminder: \(rig.pings)")
         #expect(rig.forwarded.isEmpty, "forwarding is off: \(rig.forwarded)")
         // The next reminder taps again, once.
         try rig.waitForReminder(2)
@@ -117,20 +123,17 @@ import TestSupport
     /// KDE Connect 22.12 forwarding the desktop's notifications: the phone alerts once from the reminder to
     /// the end of the break, and the desktop keeps the countdown in the ring (no bubble after the reminder).
     @Test func aPhoneThatGetsEveryNotificationAlertsOnceABreak() throws {
-        let rig = try Rig(forwarding: true)
+        let rig = try Rig(config: "PhoneReminders = true\nInterval = 40m\n", forwarding: true)
         defer { rig.stop() }
         try rig.waitForPhones("as 1 \"\(Self.label)\"")
         try rig.waitForReminder(1)
         let forwarded = try rig.phone.waitForPackets(type: "kdeconnect.notification", count: 1, timeout: 5)
         #expect(KDEConnectRig.body(forwarded[0])["appName"] as? String == "iCare", "\(forwarded)")
         let reminder = try #require(rig.server.iCareNotifies.last { $0.actions.contains("start") })
-        try rig.server.click(reminder.id, "start")
-        #expect(try waitUntil(timeout: 5) { try rig.service.string("State") == "break" })
-        #expect(try waitUntil(timeout: 20) { try rig.service.string("State") == "waiting" })
-        Thread.sleep(forTimeInterval: 1)
-        #expect(rig.alerts == 1, "one alert from the reminder to the end: pings \(rig.pings), notifications \(rig.forwarded)")
+        let taken = try rig.takeTheBreak(reminder)
+        #expect(rig.alerts(of: taken) == 1, "one alert from the reminder to the end: pings \(rig.pings), notifications \(rig.forwarded)")
         // The desktop: the reminder was taken away at the start, and nothing followed it.
-        let after = rig.server.iCareNotifies.filter { $0.time > reminder.time }
+        let after = taken.after(reminder, in: rig.server)
         #expect(after.isEmpty, "no countdown or 'Break complete' bubble: \(after)")
         #expect(!rig.server.calls("CloseNotification").isEmpty, "the reminder closed at the start: \(rig.server.dump)")
         #expect(rig.service.log.contains("Phones: Pixel 7 (KDE Connect)."))

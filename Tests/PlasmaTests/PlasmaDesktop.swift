@@ -10,7 +10,7 @@ final class PlasmaDesktop: @unchecked Sendable {
     let plasma: HeadlessPlasma
     let service: ServiceHarness
     private var pointer: VirtualPointer?
-    private var menuWatcher: MenuWatcher?
+    private var menuWatcher: PopupMenuWatcher?
 
     /// The ring's colours (RingIcon): blue counting down to the break, orange when it is due.
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], orange: [UInt8] = [0xE6, 0x61, 0x00]
@@ -110,7 +110,10 @@ final class PlasmaDesktop: @unchecked Sendable {
 
     /// Right-clicks the item at `point` and waits (bounded) for its menu; returns the menu's rows.
     func openMenu(at point: (x: Int, y: Int)) throws -> [Control] {
-        if menuWatcher == nil { menuWatcher = try MenuWatcher(environment: plasma.environment, folder: plasma.directory) }
+        if menuWatcher == nil {
+            menuWatcher = try PopupMenuWatcher(launcher: ["/usr/bin/python3"], environment: ProcessInfo.processInfo.environment.merging(plasma.environment) { $1 },
+                                               folder: plasma.directory)
+        }
         try click(x: point.x, y: point.y, button: 3)
         var rows: [Control] = []
         guard try waitUntil(timeout: 10, interval: 0.2, {
@@ -123,7 +126,7 @@ final class PlasmaDesktop: @unchecked Sendable {
     /// The rows of the menu open now (none when no menu shows).
     func menuRows() throws -> [Control] {
         guard let menuWatcher else { throw HarnessError("no menu was opened") }
-        return try menuWatcher.rows()
+        return try menuWatcher.rows().map { Control(name: $0.name, x: $0.x, y: $0.y, w: $0.w, h: $0.h, enabled: $0.enabled) }
     }
 
     /// Clicks the menu row labelled `label` (the menu must be open).

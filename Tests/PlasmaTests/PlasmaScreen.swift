@@ -26,7 +26,7 @@ struct PlasmaBubble: CustomStringConvertible {
 
 /// What plasmashell shows now, read from the accessibility tree: its
 /// notification popups and the panel's buttons (the tray's items among them).
-/// An open menu is not in the tree (see MenuWatcher).
+/// An open menu is not in the tree (see PopupMenuWatcher).
 struct PlasmaScreen: CustomStringConvertible {
     let bubbles: [PlasmaBubble]
     let tray: [Control]

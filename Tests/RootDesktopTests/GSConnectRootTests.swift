@@ -5,7 +5,7 @@ import TestSupport
 /// Issue 32 in the GNOME roots: GSConnect as Debian 13 (62) and Debian testing (74) ship it, its service (the
 /// extension's gjs daemon, run directly as D-Bus activation runs it, under Xvfb) headless inside the root as the
 /// root's user, on the session's buses and the session's dconf, paired with the fake phone over LAN protocol 8;
-/// the root's installed icared (from ICARE_DEB, `--time-scale 300`: a reminder 4 s after the start) in a GNOME
+/// the root's installed icared (from ICARE_DEB, `--time-scale 300`: a reminder 8 s after the start) in a GNOME
 /// session (XDG_CURRENT_DESKTOP=GNOME, `org.gnome.Shell` owned) whose XDG_CONFIG_HOME is GSConnect's; and a
 /// notification server that records every call. Everything runs in the root's own network namespace with only
 /// `lo` (GSConnect broadcasts); the phone and the recorders are the host's programs in that namespace.
@@ -94,8 +94,8 @@ import TestSupport
         let first = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
         let message = GSConnectRig.body(first[0])["message"] as? String ?? ""
         #expect(message.hasPrefix("iCare: time for an eye break."), "\(first)")
-        try rig.desk.takeTheBreak()
-        #expect(rig.pings.count == 1, "one ping for one reminder, none for the countdown or the end: \(rig.pings)")
+        let taken = try rig.desk.takeTheBreak()
+        #expect(taken.ofThisBreak(rig.pings).count == 1, "one ping for one reminder, none for the countdown or the end: \(rig.pings)")
         #expect(rig.forwarded.isEmpty, "sharing is off: \(rig.forwarded)")
         #expect(rig.desk.server.iCareNotifies.contains { $0.summary.hasPrefix("Look far away") }, "the desktop kept its countdown: \(rig.desk.server.dump)")
         rig.stop()
@@ -115,10 +115,10 @@ import TestSupport
         let reminder = try rig.desk.waitForReminder()
         let forwarded = try rig.phone.waitForPackets(type: "kdeconnect.notification", count: 1, timeout: 5)
         #expect(GSConnectRig.body(forwarded[0])["appName"] as? String == "iCare", "\(forwarded)")
-        try rig.desk.takeTheBreak()
-        #expect(rig.alerting.count == 1, "one alert from the reminder to the end: pings \(rig.pings), notifications \(rig.forwarded)")
-        #expect(rig.pings.isEmpty, "no ping while the reminder is shared: \(rig.pings)")
-        let after = rig.desk.server.calls.filter { $0.method == "Notify" && $0.isICare && $0.time > reminder.time }
+        let taken = try rig.desk.takeTheBreak()
+        #expect(taken.ofThisBreak(rig.alerting).count == 1, "one alert from the reminder to the end: pings \(rig.pings), notifications \(rig.forwarded)")
+        #expect(taken.ofThisBreak(rig.pings).isEmpty, "no ping while the reminder is shared: \(rig.pings)")
+        let after = rig.desk.server.calls.filter { $0.method == "Notify" && $0.isICare && $0.time > reminder.time && taken.contains($0.time) }
         #expect(after.isEmpty, "no countdown or 'Break complete' bubble after the reminder: \(rig.desk.server.dump)\nicared:\n\(rig.desk.icareLog)")
         print("GSConnectRootTests: GSConnect \(Self.version(release)), sharing on: \(rig.forwarded.count) notification(s) at the phone, "
               + "\(rig.pings.count) ping(s), \(after.count) iCare Notify after the reminder; the reminder as the phone got it: "

@@ -5,7 +5,7 @@ import TestSupport
 /// What both phone suites in the roots share: the root (its own network namespace with only `lo`, since
 /// kdeconnectd and GSConnect broadcast), a session in it, a notification server that records every call, the
 /// config that turns phone reminders on, and the root's installed icared (from ICARE_DEB, `--time-scale 300`:
-/// a reminder 4 s after the start, 10 s breaks). The phone's rig is the suite's own.
+/// a reminder 8 s after the start and 8 s after a break, 10 s breaks). The phone's rig is the suite's own.
 final class PhoneRootDesk {
     let root: DesktopRoot
     let session: DesktopRootSession
@@ -19,7 +19,7 @@ final class PhoneRootDesk {
             server = try NotificationRecorder(busAddress: session.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "", networkOf: root.pid,
                                               errors: root.work.appendingPathComponent("logs/recorder.log"))
             _ = try root.folder("config/icare")
-            try "PhoneReminders = true\nBreakDuration = 10s\n".write(to: root.work.appendingPathComponent("config/icare/config"),
+            try "PhoneReminders = true\nBreakDuration = 10s\nInterval = 40m\n".write(to: root.work.appendingPathComponent("config/icare/config"),
                                                                     atomically: true, encoding: .utf8)
         } catch {
             root.stop()
@@ -57,20 +57,23 @@ final class PhoneRootDesk {
     /// The first reminder on the desktop: iCare's Notify with Start.
     func waitForReminder() throws -> RecordedNotification {
         var found: RecordedNotification?
-        _ = waitUntil(timeout: 20, interval: 0.05) {
+        _ = waitUntil(timeout: 30, interval: 0.05) {
             found = server.iCareNotifies.first { $0.actions.contains("start") }
             return found != nil
         }
         return try #require(found, "no reminder on the desktop: \(server.dump)\nicared:\n\(icareLog)")
     }
 
-    /// Starts the break from the bus (as Start on the bubble does), waits until it has ended, then a second more
-    /// for what the end sends to reach the phone.
-    func takeTheBreak() throws {
+    /// Starts the break from the bus (as Start on the bubble does), waits until it has ended (any state but
+    /// `break`), then a second more for what the end sends to reach the phone. What came before the window's
+    /// cutoff belongs to this break, not to the next reminder (`BreakWindow`).
+    func takeTheBreak() throws -> BreakWindow {
+        let window = BreakWindow(breakSeconds: 10, scaledIntervalSeconds: 8)
         _ = try session.call("org.icare.Reminder", "/org/icare/Reminder", "org.icare.Reminder.StartBreak")
         #expect(try waitUntil(timeout: 5, interval: 0.05) { try self.state() == "(<'break'>,)" }, "\((try? state()) ?? "?")")
-        #expect(try waitUntil(timeout: 30, interval: 0.05) { try self.state() == "(<'waiting'>,)" }, "the 10 s break ends: \((try? state()) ?? "?")")
+        #expect(try waitUntil(timeout: 30, interval: 0.05) { try self.state() != "(<'break'>,)" }, "the 10 s break ends: \((try? state()) ?? "?")")
         Thread.sleep(forTimeInterval: 1)
+        return window
     }
 
     /// Another app's notification, sent inside with gdbus to the well-known name, with these hints (GVariant text).

@@ -79,13 +79,8 @@ extension RootPlasma {
     }
 }
 
-/// A row of an open menu: its label, place, and whether it takes a press (AT-SPI's ENABLED).
-struct MenuRow: CustomStringConvertible {
-    let name: String
-    let x: Int, y: Int, w: Int, h: Int
-    let enabled: Bool, checked: Bool
-    var description: String { "\(name)\(enabled ? "" : " (disabled)")" }
-}
+/// A row of an open menu: its label, place, and whether it takes a press and is ticked.
+typealias MenuRow = PopupMenuRow
 
 extension RootPlasma {
     /// Clicks the row labelled `label` of an open menu.
@@ -95,48 +90,19 @@ extension RootPlasma {
     }
 }
 
-/// The tray's open menu, from the accessibility tree inside the root. Qt 6 too leaves a popup menu
-/// (libdbusmenuqt's QMenu, plasmashell's menu of a tray item) out of the application's children, but
-/// announces it (`object:state-changed:showing` from a `popup menu`): a python3 AT-SPI client of the
-/// root's, started before the click, keeps the last menu shown and on each `read` prints its rows.
+/// The tray's open menu, from the accessibility tree inside the root: `PopupMenuWatcher`, its python3
+/// the root's own, run as the root's user on the session's accessibility bus.
 final class RootMenuWatcher: @unchecked Sendable {
-    private let process: Process
-    private let input = Pipe(), output = Pipe()
+    private let watcher: PopupMenuWatcher
 
     init(_ plasma: RootPlasma) throws {
-        let file = plasma.root.work.appendingPathComponent("menu-watcher.py")
-        try Self.script.write(to: file, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: plasma.root.asUser[0])
-        p.arguments = Array(plasma.root.asUser.dropFirst()) + ["/usr/bin/python3", file.path]
-        p.environment = plasma.root.inside(plasma.session.environment)
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = FileHandle.nullDevice
-        try Subprocess.launch(p)
-        process = p
-        guard Subprocess.firstLine(of: output, timeout: 20) == "ready" else {
-            Subprocess.kill9(p)
-            throw HarnessError("the accessibility listener did not start in the \(plasma.root.release) root")
-        }
-        // Qt learns of a new listener from the registry's signal: give it that moment.
-        Thread.sleep(forTimeInterval: 1)
+        watcher = try PopupMenuWatcher(launcher: plasma.root.asUser + ["/usr/bin/python3"],
+                                       environment: plasma.root.inside(plasma.session.environment),
+                                       folder: plasma.root.work, where: " in the \(plasma.root.release) root")
     }
 
     /// The rows of the menu showing now (empty when none shows).
-    func rows() throws -> [MenuRow] {
-        guard process.isRunning else { throw HarnessError("the accessibility listener ended") }
-        input.fileHandleForWriting.write(Data("read\n".utf8))
-        guard let line = Subprocess.firstLine(of: output, timeout: 10),
-              let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]] else {
-            throw HarnessError("the accessibility listener gave no answer")
-        }
-        return json.map { d in
-            func int(_ k: String) -> Int { (d[k] as? NSNumber)?.intValue ?? -1 }
-            return MenuRow(name: d["name"] as? String ?? "", x: int("x"), y: int("y"), w: int("w"), h: int("h"),
-                           enabled: (d["enabled"] as? Bool) ?? false, checked: (d["checked"] as? Bool) ?? false)
-        }
-    }
+    func rows() throws -> [MenuRow] { try watcher.rows() }
 
     /// Right-clicks `item` and waits (bounded) for its menu's rows.
     func open(_ item: GnomeShellAccessibility.Node, on plasma: RootPlasma) throws -> [MenuRow] {
@@ -149,69 +115,7 @@ final class RootMenuWatcher: @unchecked Sendable {
         return rows
     }
 
-    /// Ends the listener: it quits when its input closes. Not SIGKILL first: that would end only the
-    /// `nsenter` outside, and python3 inside, holding the output pipe, would keep Foundation waiting.
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        if !waitUntil(timeout: 5, interval: 0.05, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    deinit { stop() }
-
-    static let script = #"""
-    import json, sys
-    import gi
-    gi.require_version('Atspi', '2.0')
-    from gi.repository import Atspi, GLib
-    S, R = Atspi.StateType, Atspi.Role
-    ROWS = (R.MENU_ITEM, R.CHECK_MENU_ITEM, R.RADIO_MENU_ITEM, R.MENU)
-    menus = []
-
-    def on_event(event):
-        try:
-            if event.source.get_role() == R.POPUP_MENU and event.detail1 == 1:
-                menus.append(event.source)
-        except Exception:
-            pass
-
-    def rows():
-        for menu in reversed(menus):
-            try:
-                # libatspi keeps what it has read, and Qt does not announce every change of a row.
-                menu.clear_cache()
-                if not menu.get_state_set().contains(S.SHOWING):
-                    continue
-                out = []
-                for i in range(menu.get_child_count()):
-                    a = menu.get_child_at_index(i)
-                    if a is None:
-                        continue
-                    a.clear_cache()
-                    if a.get_role() not in ROWS:
-                        continue
-                    e = a.get_extents(Atspi.CoordType.SCREEN)
-                    st = a.get_state_set()
-                    out.append({'name': a.get_name(), 'enabled': st.contains(S.ENABLED), 'checked': st.contains(S.CHECKED),
-                                'x': e.x, 'y': e.y, 'w': e.width, 'h': e.height})
-                return out
-            except Exception:
-                continue
-        return []
-
-    def on_input(channel, condition):
-        line = sys.stdin.readline()
-        if not line:
-            Atspi.event_quit()
-            return False
-        print(json.dumps(rows()), flush=True)
-        return True
-
-    listener = Atspi.EventListener.new(on_event)
-    listener.register('object:state-changed:showing')
-    GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.PRIORITY_DEFAULT, GLib.IOCondition.IN, on_input)
-    print('ready', flush=True)
-    Atspi.event_main()
-    """#
+    func stop() { watcher.stop() }
 }
 
 extension RootPlasma {

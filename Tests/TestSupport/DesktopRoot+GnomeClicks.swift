@@ -68,23 +68,11 @@ public final class GnomeClicksRig: @unchecked Sendable {
     /// The whole screen now; the PNG stays in `root.work/shots` (see `keepShot`).
     public func screenshot() throws -> Screenshot {
         shots += 1
-        let png = root.work.appendingPathComponent("shots/\(shots).png").path
-        _ = try hand.ask("shot", png)
-        let ppm = png + ".ppm"
-        let r = try Subprocess.run(["convert", png, "ppm:" + ppm], environment: DesktopRoot.hostEnvironment)
-        guard r.status == 0 else { throw HarnessError("convert \(png): \(r)") }
-        defer { try? FileManager.default.removeItem(atPath: ppm) }
-        return try Screenshot(file: ppm)
+        return try hand.screenshot(shots, in: root.work)
     }
 
     /// Copies the last screenshot to ICARE_SHOTS/RELEASE-NAME.png when ICARE_SHOTS names a folder.
-    public func keepShot(_ name: String) {
-        guard let dir = ProcessInfo.processInfo.environment["ICARE_SHOTS"], !dir.isEmpty else { return }
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let from = root.work.appendingPathComponent("shots/\(shots).png").path, to = "\(dir)/\(release)-\(name).png"
-        try? FileManager.default.removeItem(atPath: to)
-        try? FileManager.default.copyItem(atPath: from, toPath: to)
-    }
+    public func keepShot(_ name: String) { ShellExtensionHand.keep(shots, in: root.work, as: name, release: release) }
 
     /// The banner's hover and visibility changes the shell recorded since the last call (`GnomeBannerShell`).
     public func bannerEvents() throws -> String {

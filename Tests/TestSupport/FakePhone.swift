@@ -37,19 +37,9 @@ public final class FakePhone: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         try Subprocess.launch(process)
-        let handle = output.fileHandleForReading
-        Thread.detachNewThread { [weak self] in
-            var buffer = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: 0x0a) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    self?.take(line)
-                }
-            }
+        Subprocess.readLines(of: output.fileHandleForReading) { [weak self] line, _ in
+            self?.take(line)
+            return true
         }
         guard waitUntil(timeout: timeout, interval: 0.05, { lock.withLock { ready } || !process.isRunning }), process.isRunning else {
             stop()
@@ -130,5 +120,29 @@ public final class FakePhone: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
         _ = waitUntil(timeout: 2, interval: 0.02) { !process.isRunning }
         Subprocess.killGroup(process)
+    }
+}
+
+/// A break taken at the desk in the phone suites, and which of the phone's packets belong to it. Those
+/// suites run icared 300 times faster, so the next reminder follows the end of a break by one scaled
+/// interval: a test that waited for `waiting` could miss that short state on a loaded machine (a CI run
+/// did, and counted the next reminder's alert as this break's). The next reminder cannot go out before
+/// the break's length and one scaled interval have passed since the click, however slowly the test
+/// looks: what came before that instant belongs to this break.
+public struct BreakWindow: Sendable {
+    /// Seconds since the epoch, the clock of the fake phone's `_received` and the recorders' times.
+    public let cutoff: Double
+
+    /// Call it just before the click that starts the break.
+    public init(breakSeconds: Double, scaledIntervalSeconds: Double) {
+        cutoff = Date().timeIntervalSince1970 + breakSeconds + scaledIntervalSeconds
+    }
+
+    /// Whether something that happened at `time` (s since the epoch) belongs to this break's cycle.
+    public func contains(_ time: Double) -> Bool { time < cutoff }
+
+    /// The phone's packets received during this break's cycle.
+    public func ofThisBreak(_ packets: [[String: Any]]) -> [[String: Any]] {
+        packets.filter { contains(($0["_received"] as? NSNumber)?.doubleValue ?? 0) }
     }
 }

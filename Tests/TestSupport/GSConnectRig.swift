@@ -27,7 +27,7 @@ import Foundation
 /// closes). The death signal follows the thread that started a process: keep a rig within one synchronous
 /// test. The shapes used here, verified on GSConnect 54 (Debian 12), are in docs/desktop-facts.md,
 /// "Phones: GSConnect".
-public final class GSConnectRig: @unchecked Sendable {
+public final class GSConnectRig: PhoneRig, @unchecked Sendable {
     public static let busName = "org.gnome.Shell.Extensions.GSConnect"
     public static let managerPath = "/org/gnome/Shell/Extensions/GSConnect"
     public static let deviceInterface = "org.gnome.Shell.Extensions.GSConnect.Device"
@@ -65,7 +65,7 @@ public final class GSConnectRig: @unchecked Sendable {
     var display: Process?
     var dconf: Process?
     var service: Process?
-    private var phone: FakePhone?
+    private(set) var phone: FakePhone?
     private var notificationServer: Process?
     var displayNumber = ""
     private var stopped = false
@@ -110,12 +110,9 @@ public final class GSConnectRig: @unchecked Sendable {
                                                         attributes: [.posixPermissions: 0o700])
                 try checkNoDconf()
             }
-            var env = baseEnvironment
-            env["HOME"] = directory.path
-            notificationServer = try PhoneRigBus.notificationServerIfNone(
-                busAddress: busAddress, environment: env, log: directory.appendingPathComponent("notifications.log").path, timeout: timeout)
-            startedNotificationServer = notificationServer != nil
-            let namespace = try elsewhere.map { try LoopbackNamespace(joining: $0.namespacePID) } ?? LoopbackNamespace(environment: baseEnvironment)
+            let (server, namespace) = try notificationServerAndNamespace(joining: elsewhere?.namespacePID)
+            notificationServer = server
+            startedNotificationServer = server != nil
             self.namespace = namespace
             loopbackLinks = namespace.links
             if elsewhere == nil { try startSystemBus() }
@@ -289,19 +286,9 @@ public final class GSConnectRig: @unchecked Sendable {
         return env
     }
 
-    private func startPhone() throws {
-        phone = try FakePhone(launcher: enter, deviceId: deviceId, name: phoneName, protocolVersion: protocolVersion,
-                              state: directory.appendingPathComponent("phone"), errors: directory.appendingPathComponent("phone.log").path,
-                              environment: baseEnvironment, timeout: timeout) { [weak self] in self?.logTail() ?? "" }
-    }
+    private func startPhone() throws { phone = try launchPhone() }
 
     // MARK: - Helpers
-
-    /// Sends one command to the phone and waits for its answer; an `error …` answer throws.
-    private func command(_ line: String) throws {
-        guard let phone else { throw HarnessError("the fake phone is not running") }
-        try phone.command(line, timeout: timeout)
-    }
 
     private func pairPackets(_ pair: Bool) -> Int {
         packets(type: "kdeconnect.pair").filter { Self.body($0)["pair"] as? Bool == pair }.count
@@ -331,10 +318,4 @@ public final class GSConnectRig: @unchecked Sendable {
     }
 
     func nameHasOwner(_ name: String) -> Bool { PhoneRigBus.nameHasOwner(name, busAddress: busAddress) }
-
-    func wait(_ what: String, _ condition: () throws -> Bool) throws {
-        guard try waitUntil(timeout: timeout, interval: 0.05, condition) else {
-            throw HarnessError("timed out after \(Int(timeout)) s waiting for \(what)\n\(logTail())")
-        }
-    }
 }

@@ -37,21 +37,10 @@ public final class NamespacedLines: @unchecked Sendable {
         p.standardError = try FileHandle(forWritingTo: errors)
         try Subprocess.launch(p)
         process = p
-        let handle = output.fileHandleForReading
-        Thread.detachNewThread { [weak self] in
-            var buffer = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                let now = Date().timeIntervalSince1970
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: 0x0a) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    guard let self else { return }
-                    self.lock.withLock { self.lines.append((now, line)) }
-                }
-            }
+        Subprocess.readLines(of: output.fileHandleForReading) { [weak self] line, now in
+            guard let self else { return false }
+            self.lock.withLock { self.lines.append((now, line)) }
+            return true
         }
     }
 

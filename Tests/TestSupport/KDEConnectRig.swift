@@ -19,7 +19,7 @@ import Foundation
 /// notification server must answer them. When nothing owns `org.freedesktop.Notifications` at `init`,
 /// the rig starts python3-dbusmock's `notification_daemon` template on the bus (and stops it with the
 /// rest); a server the caller started first is used as it is (`startedNotificationServer` tells which).
-public final class KDEConnectRig: @unchecked Sendable {
+public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
     /// The phone's deviceId: 32 characters of `[0-9a-f]`, valid for protocol 7 and 8 (8 wants 32–38 `[A-Za-z0-9_-]`).
     public let deviceId: String
     public let phoneName: String
@@ -41,7 +41,7 @@ public final class KDEConnectRig: @unchecked Sendable {
     private var namespace: LoopbackNamespace?
     private var daemon: Process?
     private var daemonStarts = 0
-    private var phone: FakePhone?
+    private(set) var phone: FakePhone?
     private var notificationServer: Process?
     private var stopped = false
 
@@ -107,12 +107,9 @@ public final class KDEConnectRig: @unchecked Sendable {
                                                           ofItemAtPath: directory.appendingPathComponent(sub).path)
                 }
             }
-            var env = baseEnvironment
-            env["HOME"] = directory.path
-            notificationServer = try PhoneRigBus.notificationServerIfNone(
-                busAddress: busAddress, environment: env, log: directory.appendingPathComponent("notifications.log").path, timeout: timeout)
-            startedNotificationServer = notificationServer != nil
-            let namespace = try elsewhere.map { try LoopbackNamespace(joining: $0.namespacePID) } ?? LoopbackNamespace(environment: baseEnvironment)
+            let (server, namespace) = try notificationServerAndNamespace(joining: elsewhere?.namespacePID)
+            notificationServer = server
+            startedNotificationServer = server != nil
             self.namespace = namespace
             loopbackLinks = namespace.links
             try startDaemon(connect: false)
@@ -260,9 +257,9 @@ public final class KDEConnectRig: @unchecked Sendable {
     public private(set) var loopbackLinks: [String] = []
 
     /// What runs a program in the rig's namespace.
-    private var enter: [String] { namespace?.enter ?? [] }
+    var enter: [String] { namespace?.enter ?? [] }
 
-    private var baseEnvironment: [String: String] {
+    var baseEnvironment: [String: String] {
         [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/sbin:/usr/bin:/sbin:/bin",
             "LANG": "C.UTF-8", "DBUS_SESSION_BUS_ADDRESS": busAddress,
@@ -295,19 +292,9 @@ public final class KDEConnectRig: @unchecked Sendable {
         if connect { try connectPhone() }
     }
 
-    private func startPhone() throws {
-        phone = try FakePhone(launcher: enter, deviceId: deviceId, name: phoneName, protocolVersion: protocolVersion,
-                              state: directory.appendingPathComponent("phone"), errors: directory.appendingPathComponent("phone.log").path,
-                              environment: baseEnvironment, timeout: timeout) { [weak self] in self?.logTail() ?? "" }
-    }
+    private func startPhone() throws { phone = try launchPhone() }
 
     // MARK: - Helpers
-
-    /// Sends one command to the phone and waits for its answer; an `error …` answer throws.
-    private func command(_ line: String) throws {
-        guard let phone else { throw HarnessError("the fake phone is not running") }
-        try phone.command(line, timeout: timeout)
-    }
 
     private func busctl(_ arguments: [String], timeout: TimeInterval = 10) throws -> ProcessResult {
         try Subprocess.run(["busctl", "--user"] + arguments, environment: busEnvironment, timeout: timeout)
@@ -347,12 +334,6 @@ public final class KDEConnectRig: @unchecked Sendable {
         try wait("kdeconnectd to \(loaded ? "load" : "unload") \(plugin) for the phone") {
             let r = try self.busctl(["call", "org.kde.kdeconnect", self.devicePath, "org.kde.kdeconnect.device", "loadedPlugins"])
             return r.status == 0 && r.stdout.contains("\"\(plugin)\"") == loaded
-        }
-    }
-
-    private func wait(_ what: String, _ condition: () throws -> Bool) throws {
-        guard try waitUntil(timeout: timeout, interval: 0.05, condition) else {
-            throw HarnessError("timed out after \(Int(timeout)) s waiting for \(what)\n\(logTail())")
         }
     }
 }

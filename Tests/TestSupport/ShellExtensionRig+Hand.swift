@@ -48,6 +48,27 @@ final class ShellExtensionHand: @unchecked Sendable {
         }
     }
 
+    /// The whole screen as the Shell draws it, kept as `folder/shots/N.png` (see `keep`).
+    func screenshot(_ n: Int, in folder: URL) throws -> Screenshot {
+        let png = folder.appendingPathComponent("shots/\(n).png").path
+        _ = try ask("shot", png)
+        let ppm = png + ".ppm"
+        let r = try Subprocess.run(["convert", png, "ppm:" + ppm], environment: DesktopRoot.hostEnvironment)
+        guard r.status == 0 else { throw HarnessError("convert \(png): \(r)") }
+        defer { try? FileManager.default.removeItem(atPath: ppm) }
+        return try Screenshot(file: ppm)
+    }
+
+    /// Copies screenshot `n` to ICARE_SHOTS/RELEASE-NAME.png, where a person can look at it, when
+    /// ICARE_SHOTS names a folder.
+    static func keep(_ n: Int, in folder: URL, as name: String, release: DesktopRoot.Release) {
+        guard let dir = ProcessInfo.processInfo.environment["ICARE_SHOTS"], !dir.isEmpty else { return }
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let from = folder.appendingPathComponent("shots/\(n).png").path, to = "\(dir)/\(release)-\(name).png"
+        try? FileManager.default.removeItem(atPath: to)
+        try? FileManager.default.copyItem(atPath: from, toPath: to)
+    }
+
     func stop() {
         Subprocess.kill9(process)
         try? FileManager.default.removeItem(at: file)

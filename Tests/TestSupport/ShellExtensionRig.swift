@@ -106,23 +106,11 @@ public final class ShellExtensionRig: @unchecked Sendable {
     /// The whole screen, now.
     public func screenshot() throws -> Screenshot {
         shots += 1
-        let png = root.work.appendingPathComponent("shots/\(shots).png").path
-        _ = try theHand().ask("shot", png)
-        let ppm = png + ".ppm"
-        let r = try Subprocess.run(["convert", png, "ppm:" + ppm], environment: DesktopRoot.hostEnvironment)
-        guard r.status == 0 else { throw HarnessError("convert \(png): \(r)") }
-        defer { try? FileManager.default.removeItem(atPath: ppm) }
-        return try Screenshot(file: ppm)
+        return try theHand().screenshot(shots, in: root.work)
     }
 
     /// Keeps the last screenshot where a person can look at it (ICARE_SHOTS names a folder).
-    public func keepShot(_ name: String) {
-        guard let dir = ProcessInfo.processInfo.environment["ICARE_SHOTS"], !dir.isEmpty else { return }
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let from = root.work.appendingPathComponent("shots/\(shots).png").path, to = "\(dir)/\(release)-\(name).png"
-        try? FileManager.default.removeItem(atPath: to)
-        try? FileManager.default.copyItem(atPath: from, toPath: to)
-    }
+    public func keepShot(_ name: String) { ShellExtensionHand.keep(shots, in: root.work, as: name, release: release) }
 
     // The session's clients, inside the root.
 

@@ -182,6 +182,26 @@ extension Subprocess {
         guard waitUntil(timeout: timeout, { line.value != nil }), let text = line.value, !text.isEmpty else { return nil }
         return text
     }
+
+    /// Reads `handle` on a thread of its own until it ends, giving each whole line (without its
+    /// newline) to `take` with the time (s since the epoch) its bytes were read; `take` returns false
+    /// to stop reading.
+    public static func readLines(of handle: FileHandle, _ take: @escaping @Sendable (String, Double) -> Bool) {
+        Thread.detachNewThread {
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                let now = Date().timeIntervalSince1970
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: 0x0a) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    if !take(line, now) { return }
+                }
+            }
+        }
+    }
 }
 
 /// Waits (bounded) until `read` gives exactly one thing and `match` accepts
