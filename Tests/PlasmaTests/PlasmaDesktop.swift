@@ -115,18 +115,20 @@ final class PlasmaDesktop: @unchecked Sendable {
                                                folder: plasma.directory)
         }
         try click(x: point.x, y: point.y, button: 3)
-        var rows: [Control] = []
-        guard try waitUntil(timeout: 10, interval: 0.2, {
-            rows = try menuRows()
-            return !rows.isEmpty
-        }) else { throw HarnessError("no menu opened (\(session)): \(onScreen)\nplasmashell: \(plasma.log("plasmashell.log").suffix(3000))") }
-        return rows
+        guard let rows = try menuWatcher?.waitForMenu() else {
+            throw HarnessError("no menu opened (\(session)): \(onScreen)\nplasmashell: \(plasma.log("plasmashell.log").suffix(3000))")
+        }
+        return rows.map(Self.control)
     }
 
     /// The rows of the menu open now (none when no menu shows).
     func menuRows() throws -> [Control] {
         guard let menuWatcher else { throw HarnessError("no menu was opened") }
-        return try menuWatcher.rows().map { Control(name: $0.name, x: $0.x, y: $0.y, w: $0.w, h: $0.h, enabled: $0.enabled) }
+        return try menuWatcher.rows().map(Self.control)
+    }
+
+    private static func control(_ row: PopupMenuRow) -> Control {
+        Control(name: row.name, x: row.x, y: row.y, w: row.w, h: row.h, enabled: row.enabled)
     }
 
     /// Clicks the menu row labelled `label` (the menu must be open).

@@ -107,11 +107,9 @@ final class RootMenuWatcher: @unchecked Sendable {
     /// Right-clicks `item` and waits (bounded) for its menu's rows.
     func open(_ item: GnomeShellAccessibility.Node, on plasma: RootPlasma) throws -> [MenuRow] {
         try plasma.click(item, button: 3)
-        var rows: [MenuRow] = []
-        guard try waitUntil(timeout: 10, interval: 0.2, {
-            rows = try self.rows()
-            return !rows.isEmpty
-        }) else { throw HarnessError("no menu opened on Plasma \(plasma.root.release.plasma) after a right click on \(item)") }
+        guard let rows = try watcher.waitForMenu() else {
+            throw HarnessError("no menu opened on Plasma \(plasma.root.release.plasma) after a right click on \(item)")
+        }
         return rows
     }
 

@@ -57,6 +57,16 @@ public final class PopupMenuWatcher: @unchecked Sendable {
         }
     }
 
+    /// Waits (bounded) for a menu to show, after the click that opens it; its rows, or nil when none showed.
+    public func waitForMenu(timeout: TimeInterval = 10) throws -> [PopupMenuRow]? {
+        var rows: [PopupMenuRow] = []
+        guard try waitUntil(timeout: timeout, interval: 0.2, {
+            rows = try self.rows()
+            return !rows.isEmpty
+        }) else { return nil }
+        return rows
+    }
+
     /// Ends the listener: it quits when its input closes. Not SIGKILL first: inside a root that would
     /// end only the launcher outside, and python3, holding the output pipe, would keep Foundation waiting.
     public func stop() {
