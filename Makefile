@@ -124,10 +124,10 @@ installed_files = \
 	$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service \
 	$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml \
 	$(D)$(SYSTEMDUSERUNITDIR)/icared.service \
-	$(D)$(APPLICATIONSDIR)/org.icare.app.desktop \
-	$(D)$(ICONDIR)/org.icare.app.svg \
-	$(D)$(SYMBOLICICONDIR)/org.icare.app-symbolic.svg \
-	$(D)$(METAINFODIR)/org.icare.app.metainfo.xml \
+	$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop \
+	$(D)$(ICONDIR)/org.icare.Reminder.svg \
+	$(D)$(SYMBOLICICONDIR)/org.icare.Reminder-symbolic.svg \
+	$(D)$(METAINFODIR)/org.icare.Reminder.metainfo.xml \
 	$(D)$(AUTOSTARTDIR)/icared-autostart.desktop \
 	$(D)$(MANDIR)/man1/icarectl.1 \
 	$(D)$(MANDIR)/man1/icare.1 \
@@ -137,6 +137,14 @@ installed_files = \
 	$(D)$(FISHCOMPLETIONDIR)/icarectl.fish \
 	$(foreach l,$(languages),$(D)$(LOCALEDIR)/$(l)/LC_MESSAGES/icare.mo) \
 	$(foreach l,$(man_languages),$(D)$(MANDIR)/$(l)/man1/icarectl.1)
+
+# The files of iCare's first id, org.icare.app, which never reached a release: install and uninstall
+# remove them from the same folders (docs/architecture.md, "The app's id and its name").
+renamed_files = \
+	$(D)$(APPLICATIONSDIR)/org.icare.app.desktop \
+	$(D)$(ICONDIR)/org.icare.app.svg \
+	$(D)$(SYMBOLICICONDIR)/org.icare.app-symbolic.svg \
+	$(D)$(METAINFODIR)/org.icare.app.metainfo.xml
 
 .PHONY: all build install uninstall print-dirs demo deb
 
@@ -174,18 +182,19 @@ install_desktop = $(call install_subst,$(1),$(2).in) && scripts/po desktop '$(2)
 install: $(install_needs_build) install-shell-extension
 	@test -x '$(BINSRC)/icared' && test -x '$(BINSRC)/icarectl' && test -x '$(BINSRC)/icare' || { \
 	  echo "make install: no release build in '$(BINSRC)'; run 'make' first." >&2; exit 1; }
+	rm -f $(foreach f,$(renamed_files),'$(f)')
 	$(call install_file,$(BINSRC)/icared,$(D)$(BINDIR)/icared,0755)
 	$(call install_file,$(BINSRC)/icarectl,$(D)$(BINDIR)/icarectl,0755)
 	$(call install_file,$(BINSRC)/icare,$(D)$(BINDIR)/icare,0755)
 	$(call install_subst,dbus/org.icare.Reminder.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service)
 	$(call install_file,dbus/org.icare.Reminder.xml,$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml,0644)
 	$(call install_subst,systemd/icared.service.in,$(D)$(SYSTEMDUSERUNITDIR)/icared.service)
-	$(call install_desktop,data/org.icare.app.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.app.desktop)
-	$(call install_file,data/icons/org.icare.app.svg,$(D)$(ICONDIR)/org.icare.app.svg,0644)
-	$(call install_file,data/icons/org.icare.app-symbolic.svg,$(D)$(SYMBOLICICONDIR)/org.icare.app-symbolic.svg,0644)
-	mkdir -p '$(D)$(METAINFODIR)' && scripts/po metainfo '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml.tmp' \
-	  && chmod 0644 '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml.tmp' \
-	  && mv -f '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml.tmp' '$(D)$(METAINFODIR)/org.icare.app.metainfo.xml'
+	$(call install_desktop,data/org.icare.Reminder.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop)
+	$(call install_file,data/icons/org.icare.Reminder.svg,$(D)$(ICONDIR)/org.icare.Reminder.svg,0644)
+	$(call install_file,data/icons/org.icare.Reminder-symbolic.svg,$(D)$(SYMBOLICICONDIR)/org.icare.Reminder-symbolic.svg,0644)
+	mkdir -p '$(D)$(METAINFODIR)' && scripts/po metainfo '$(D)$(METAINFODIR)/org.icare.Reminder.metainfo.xml.tmp' \
+	  && chmod 0644 '$(D)$(METAINFODIR)/org.icare.Reminder.metainfo.xml.tmp' \
+	  && mv -f '$(D)$(METAINFODIR)/org.icare.Reminder.metainfo.xml.tmp' '$(D)$(METAINFODIR)/org.icare.Reminder.metainfo.xml'
 	$(call install_desktop,data/icared-autostart.desktop.in,$(D)$(AUTOSTARTDIR)/icared-autostart.desktop)
 	$(call install_file,man/icarectl.1,$(D)$(MANDIR)/man1/icarectl.1,0644)
 	$(call install_file,man/icare.1,$(D)$(MANDIR)/man1/icare.1,0644)
@@ -219,7 +228,7 @@ prune_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(PREFIX)))
 autostart_stop = $(if $(DESTDIR),$(DESTDIR),$(if $(home_prefix),$(HOME),$(if $(filter $(PREFIX)/%,$(AUTOSTARTDIR)),$(PREFIX),$(patsubst %/,%,$(dir $(AUTOSTARTDIR))))))
 
 uninstall: uninstall-shell-extension
-	rm -f $(foreach f,$(installed_files),'$(f)')
+	rm -f $(foreach f,$(installed_files) $(renamed_files),'$(f)')
 	@$(foreach f,$(filter-out $(D)$(AUTOSTARTDIR)/%,$(installed_files)),$(call prune,$(patsubst %/,%,$(dir $(f))),$(prune_stop));)
 	@$(call prune,$(D)$(AUTOSTARTDIR),$(autostart_stop))
 

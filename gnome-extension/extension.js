@@ -1,7 +1,7 @@
 // iCare's ring in GNOME Shell's top bar (issue 30): where no tray shows
 // icared's status item, the same ring and menu, drawn by the Shell.
 //
-// While enabled it owns org.icare.ShellRing on the session bus; icared's
+// While enabled it owns org.icare.Reminder.ShellRing on the session bus; icared's
 // status item steps aside while that name has an owner, so the top bar has
 // one ring also when the AppIndicator extension runs (docs/interface.md).
 
@@ -12,7 +12,7 @@ import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
 
 import {Indicator} from './indicator.js';
 
-const RING_NAME = 'org.icare.ShellRing';
+const RING_NAME = 'org.icare.Reminder.ShellRing';
 
 export default class ICareExtension extends Extension {
     enable() {

@@ -18,7 +18,9 @@ import * as Texts from './texts.js';
 const BUS_NAME = 'org.icare.Reminder';
 const OBJECT_PATH = '/org/icare/Reminder';
 const INTERFACE_FILE = 'dbus-1/interfaces/org.icare.Reminder.xml';
-const APP_ID = 'org.icare.app';
+// iCare's one id is icared's bus name and the app's desktop entry; the running app owns a name
+// beneath it and serves GApplication's interface at OBJECT_PATH, the path GLib derives from the id.
+const APP_BUS_NAME = `${BUS_NAME}.Window`;
 const MICRO = 1000000;
 
 /**
@@ -303,7 +305,7 @@ class Indicator extends PanelMenu.Button {
 
     /** Shows iCare's window (the Shell launches the app when it is not running), then runs `action` in it. */
     _openApp(action) {
-        const app = Shell.AppSystem.get_default().lookup_app(`${APP_ID}.desktop`);
+        const app = Shell.AppSystem.get_default().lookup_app(`${BUS_NAME}.desktop`);
         if (!app) {
             Main.notifyError(this._ext.gettext('Open iCare'), this._ext.gettext('The iCare app is not installed.'));
             return;
@@ -312,7 +314,7 @@ class Indicator extends PanelMenu.Button {
         if (action === null || this._appWatchId)
             return;
         // The action once the app is on the bus: at once when it already runs.
-        this._appWatchId = Gio.bus_watch_name_on_connection(Gio.DBus.session, APP_ID,
+        this._appWatchId = Gio.bus_watch_name_on_connection(Gio.DBus.session, APP_BUS_NAME,
             Gio.BusNameWatcherFlags.NONE, () => {
                 this._stopWatchingApp();
                 this._activateAction(action);
@@ -335,7 +337,7 @@ class Indicator extends PanelMenu.Button {
 
     _activateAction(action) {
         const args = new GLib.Variant('(sava{sv})', [action, [], {}]);
-        Gio.DBus.session.call(APP_ID, '/org/icare/app', 'org.freedesktop.Application', 'ActivateAction',
+        Gio.DBus.session.call(APP_BUS_NAME, OBJECT_PATH, 'org.freedesktop.Application', 'ActivateAction',
             args, null, Gio.DBusCallFlags.NO_AUTO_START, -1, this._cancellable, (bus, result) => {
                 try {
                     bus.call_finish(result);

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The notification's icon: the themed name `org.icare.app` where an
+/// The notification's icon: the themed name `org.icare.Reminder` where an
 /// icon theme can find it (after `make install`: `hicolor/scalable/apps` in
 /// `$XDG_DATA_HOME` or `$XDG_DATA_DIRS`), else the SVG's own file, sent as
 /// `app_icon` (a `file://` URI) and the `image-path` hint — e.g. when icared

@@ -7,8 +7,8 @@ import Localization
 enum Texts {
     static let appName = "iCare"
     /// The icon and desktop entry installed by `make install`.
-    static let iconName = "org.icare.app"
-    static let desktopEntry = "org.icare.app"
+    static let iconName = "org.icare.Reminder"
+    static let desktopEntry = "org.icare.Reminder"
     /// The notification category (the spec's `x-vendor.class` form for ones it does not list).
     static let category = "x-icare.break"
 

@@ -89,8 +89,8 @@ public enum SoundChild {
         defer { _ = canberra.contextDestroy(context) }
         // Pulse only (PipeWire's pipewire-pulse or PulseAudio): the desktop's volumes and role rules apply there.
         var code = canberra.contextSetDriver(context, "pulse")
-        if code == 0, let props = canberra.list([(Canberra.applicationName, "iCare"), (Canberra.applicationID, "org.icare.app"),
-                                                 (Canberra.applicationIcon, "org.icare.app")]) {
+        if code == 0, let props = canberra.list([(Canberra.applicationName, "iCare"), (Canberra.applicationID, "org.icare.Reminder"),
+                                                 (Canberra.applicationIcon, "org.icare.Reminder")]) {
             _ = canberra.contextChangeProps(context, props)
             _ = canberra.listDestroy(props)
         }

@@ -6,7 +6,7 @@ import ReminderCore
 /// iCare's StatusNotifierItem: shown while a watcher owns
 /// `org.kde.StatusNotifierWatcher`, the item is enabled and iCare's own
 /// GNOME Shell extension does not draw the ring (it owns
-/// `org.icare.ShellRing` while enabled: one ring in the top bar), registered
+/// `org.icare.Reminder.ShellRing` while enabled: one ring in the top bar), registered
 /// again whenever the watcher's owner changes, and gone (no object, no
 /// connection, no timer) otherwise. Fed by the daemon with the engine's status,
 /// like the notifier; clicks come back as `MenuAction`s.
@@ -24,13 +24,13 @@ public final class StatusItem {
     static let menuPath = ObjectPath("/StatusNotifierItem/Menu")
     static let watcherName = BusName("org.kde.StatusNotifierWatcher")
     /// Owned by iCare's GNOME Shell extension (gnome-extension/) while it shows the ring.
-    static let shellRingName = BusName("org.icare.ShellRing")
-    static let iconName = "org.icare.app"
+    static let shellRingName = BusName("org.icare.Reminder.ShellRing")
+    static let iconName = "org.icare.Reminder"
 
     /// The theme icon offered beside the pixmaps: none while the ring is
     /// drawn. GNOME's AppIndicator, Plasma's tray and xfce4-panel draw an
     /// item's `IconName` whenever the theme has it, and an installed iCare
-    /// puts `org.icare.app` (the static eye) into hicolor. The ring is
+    /// puts `org.icare.Reminder` (the static eye) into hicolor. The ring is
     /// rendered before the item is exported, so the name is a fallback only.
     var iconName: String { pixmapsEmpty ? StatusItem.iconName : "" }
 

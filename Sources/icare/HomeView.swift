@@ -63,7 +63,7 @@ final class HomeView {
         gtk_widget_set_vexpand(scroller, 1)
 
         let page = icare_adw_status_page(gp(absent))
-        adw_status_page_set_icon_name(page, "org.icare.app")
+        adw_status_page_set_icon_name(page, "org.icare.Reminder")
         adw_status_page_set_title(page, HomeTexts.notRunningTitle)
         let retry = UI.button(HomeTexts.tryAgain, classes: ["pill"]) { [unowned self] in self.model.retry() }
         gtk_widget_set_halign(retry, GTK_ALIGN_CENTER)

@@ -3,12 +3,13 @@ import SystemdKit
 import ReminderClient
 import Localization
 
-/// The application: one instance per session (GApplication's own bus name,
-/// `org.icare.app`; a second launch only asks the first to show its window),
-/// the service's sd-event loop run inside GLib's main loop, and the window.
-/// Closing the window ends the process; icared is the one that stays.
+/// The application: one instance per session (`WindowName`: a second launch
+/// only asks the first to show its window), the service's sd-event loop run
+/// inside GLib's main loop, and the window. Closing the window ends the
+/// process; icared is the one that stays.
 final class ICareApp {
-    static let id = "org.icare.app"
+    /// iCare's one id: the desktop entry's, and so the window's (see WindowName).
+    static let id = "org.icare.Reminder"
     let application: UnsafeMutablePointer<AdwApplication>
     private var loop: EventLoop?
     private var model: AppModel?
@@ -19,7 +20,7 @@ final class ICareApp {
     private var ringOffer: ShellRingOffer?
 
     init() {
-        application = adw_application_new(ICareApp.id, G_APPLICATION_DEFAULT_FLAGS)
+        application = adw_application_new(ICareApp.id, G_APPLICATION_NON_UNIQUE)
         Signals.connect(gp(application), "activate") { [unowned self] in self.activate() }
         addAction("preferences") { [unowned self] in self.openPreferences() }
     }
@@ -41,7 +42,8 @@ final class ICareApp {
 
     /// Runs GLib's main loop until the window closes; the exit status.
     func run() -> Int32 {
-        g_application_run(icare_g_application(gp(application)), CommandLine.argc, CommandLine.unsafeArgv)
+        guard WindowName.claim(icare_g_application(gp(application))) else { return 0 }
+        return g_application_run(icare_g_application(gp(application)), CommandLine.argc, CommandLine.unsafeArgv)
     }
 
     private func activate() {

@@ -13,7 +13,8 @@ import TestSupport
         // The preferences take the keyboard focus (X's input focus: no window manager here)...
         try rig.press("Preferences")
         #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "Preferences" }, "\((try? rig.focusedWindowName()) ?? "")")
-        // ...the second instance asks the first (GApplication's org.icare.app on the bus) to show its window, and ends;
+        // ...the second instance asks the first (the app's name beneath the id, org.icare.Reminder.Window) to show its
+        // window, and ends;
         // the first raises its window, which takes the focus.
         let second = try rig.launchApp(log: "second.log")
         #expect(waitUntil(timeout: 10) { !second.isRunning }, "the second launch did not end")
@@ -21,8 +22,8 @@ import TestSupport
         #expect(waitUntil(timeout: 10) { (try? rig.focusedWindowName()) == "iCare" }, "the main window raised: \((try? rig.focusedWindowName()) ?? "")")
         let windows = try rig.windows()
         #expect(windows.count == 2, "the main window and the preferences, nothing more: \(windows.map { $0.first?.name ?? "" })")
-        #expect(try rig.waitForName("org.icare.app"))
-        let owner = try rig.service.ownerProcess(of: "org.icare.app")
+        #expect(try rig.waitForName("org.icare.Reminder.Window"))
+        let owner = try rig.service.ownerProcess(of: "org.icare.Reminder.Window")
         #expect(owner == rig.app!.processIdentifier, "the first instance keeps the name: \(String(describing: owner))")
         // The window's Close button (a real press through the accessibility tree) ends the process; icared stays.
         try rig.press("Close", within: "iCare")  // the main window's, not the preferences'
@@ -69,6 +70,20 @@ import TestSupport
     /// Return. GTK 4.8 does not tell AT-SPI which widget has the focus, so each
     /// try starts the app afresh, presses Tab k times and Return, and reads what
     /// happened from the service (and whether the preferences opened).
+    /// A stranger on the session that holds the app's name but shows no window (python3-dbusmock here, which knows
+    /// no `Activate`) cannot keep iCare's window away: the launch says so on stderr and opens its own.
+    @Test func aStrangerHoldingTheAppsNameDoesNotKeepTheWindowAway() throws {
+        let rig = try AppRig(startApp: false)
+        defer { rig.stop() }
+        try rig.startGroup(["/usr/bin/python3", "-m", "dbusmock", "org.icare.Reminder.Window", "/org/icare/Reminder",
+                            "org.icare.Test"], log: "stranger.log")
+        #expect(try rig.waitForName("org.icare.Reminder.Window"), "\(rig.log("stranger.log"))")
+        try rig.launchApp()
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        #expect(rig.log("app.log").contains("another iCare window owns org.icare.Reminder.Window but did not answer"),
+                "\(rig.log("app.log"))")
+    }
+
     @Test func onWaylandEveryActionIsReachedWithTheKeyboard() throws {
         let rig = try AppRig(startApp: false, wayland: true)
         defer { rig.stop() }
@@ -84,7 +99,7 @@ import TestSupport
                 let before = reached.count
                 let app = try rig.launchApp(log: "app-\(k).log")
                 try rig.waitForHome("the waiting state", { $0.contains { $0.name.hasPrefix("Next break at ") } })
-                #expect(waitUntil(timeout: 10) { rig.sway?.focusedApp() == "org.icare.app" }, "sway focuses the new window")
+                #expect(waitUntil(timeout: 10) { rig.sway?.focusedApp() == "org.icare.Reminder" }, "sway focuses the new window")
                 try rig.keys(Array(repeating: "Tab", count: k) + ["Return"])
                 // The preferences window is built on its first use: on a loaded machine that takes seconds.
                 _ = waitUntil(timeout: 8) { (try? s.string("State")) != "waiting" || ((try? rig.preferences()) ?? []).count > 0 }

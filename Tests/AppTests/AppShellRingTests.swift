@@ -100,13 +100,13 @@ GLib.MainLoop().run()
         try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
         #expect(try rig.preferences().isEmpty)
         // As iCare's GNOME Shell extension calls it (gnome-extension/indicator.js, _activateAction).
-        let r = try rig.service.busctl(["call", "org.icare.app", "/org/icare/app", "org.freedesktop.Application", "ActivateAction",
+        let r = try rig.service.busctl(["call", "org.icare.Reminder.Window", "/org/icare/Reminder", "org.freedesktop.Application", "ActivateAction",
                                         "sava{sv}", "preferences", "0", "0"])
         #expect(r.status == 0, "\(r)")
         let prefs = try rig.waitForPreferences("its rows") { $0.contains { $0.role == "spin button" && $0.name == "Break every" } }
         #expect(prefs.contains { $0.role == "spin button" && $0.name == "Break every" })
         // Once more: the same window, not a second.
-        #expect(try rig.service.busctl(["call", "org.icare.app", "/org/icare/app", "org.freedesktop.Application", "ActivateAction",
+        #expect(try rig.service.busctl(["call", "org.icare.Reminder.Window", "/org/icare/Reminder", "org.freedesktop.Application", "ActivateAction",
                                         "sava{sv}", "preferences", "0", "0"]).status == 0)
         Thread.sleep(forTimeInterval: 0.5)
         let windows = try rig.windows().map { $0.first?.name ?? "" }

@@ -9,7 +9,7 @@ extension GnomeShellTests {
 
     /// A person opens iCare the way GNOME users open apps: Super, type its
     /// name, Return. The overview's search finds the installed desktop entry
-    /// (`org.icare.app.desktop` in the prefix's share), the shell starts it
+    /// (`org.icare.Reminder.desktop` in the prefix's share), the shell starts it
     /// with that entry's Exec line, and the window shows the home view,
     /// talking to the installed icared.
     @Test func theInstalledAppOpensFromTheOverviewsSearch() throws {
@@ -17,7 +17,7 @@ extension GnomeShellTests {
         let shell = desktop.shell
         let hand = try shell.pointer()
         defer {
-            if let pid = try? desktop.service.ownerProcess(of: "org.icare.app") { kill(pid, SIGKILL) }
+            if let pid = try? desktop.service.ownerProcess(of: "org.icare.Reminder.Window") { kill(pid, SIGKILL) }
             try? hand.key(GnomeShellHand.escape)
             desktop.stopIcared()
         }
@@ -31,7 +31,7 @@ extension GnomeShellTests {
         }
         try #require(found, "the overview's search shows iCare: \(seen)")
         try hand.key(Self.returnKey)
-        #expect(try shell.waitForName("org.icare.app", timeout: 15), "the app owns its application id on the session bus")
+        #expect(try shell.waitForName("org.icare.Reminder.Window", timeout: 15), "the app owns its name on the session bus")
         let home = waitUntil(timeout: 15, interval: 0.3) {
             ((try? shell.accessibility.nodes(of: "icare")) ?? []).contains { $0.name.hasPrefix("Next break at ") }
         }

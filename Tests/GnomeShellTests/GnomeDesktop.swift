@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// The suite's desktop: iCare installed the way the package installs it
-/// (`make install` into a temporary prefix: the icon `org.icare.app` in
+/// (`make install` into a temporary prefix: the icon `org.icare.Reminder` in
 /// the hicolor theme, the desktop entry, the activation file), and one real
 /// headless GNOME Shell 43 with that prefix's `share` on its XDG_DATA_DIRS.
 /// Made once for the suite (the shell takes seconds to start) and ended when
@@ -29,7 +29,7 @@ final class GnomeDesktop: @unchecked Sendable {
 
     private init() throws {
         installed = try InstalledICare()
-        for file in ["/share/applications/org.icare.app.desktop", "/share/dbus-1/services/org.icare.Reminder.service"] {
+        for file in ["/share/applications/org.icare.Reminder.desktop", "/share/dbus-1/services/org.icare.Reminder.service"] {
             guard FileManager.default.fileExists(atPath: installed.prefix + file) else {
                 installed.remove()
                 throw HarnessError("make install wrote no \(file)")

@@ -17,10 +17,10 @@ import TestSupport
             "\(prefix)/share/dbus-1/services/org.icare.Reminder.service": 0o644,
             "\(prefix)/share/dbus-1/interfaces/org.icare.Reminder.xml": 0o644,
             "\(unitDir)/icared.service": 0o644,
-            "\(prefix)/share/applications/org.icare.app.desktop": 0o644,
-            "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.app.svg": 0o644,
-            "\(prefix)/share/icons/hicolor/symbolic/apps/org.icare.app-symbolic.svg": 0o644,
-            "\(prefix)/share/metainfo/org.icare.app.metainfo.xml": 0o644,
+            "\(prefix)/share/applications/org.icare.Reminder.desktop": 0o644,
+            "\(prefix)/share/icons/hicolor/scalable/apps/org.icare.Reminder.svg": 0o644,
+            "\(prefix)/share/icons/hicolor/symbolic/apps/org.icare.Reminder-symbolic.svg": 0o644,
+            "\(prefix)/share/metainfo/org.icare.Reminder.metainfo.xml": 0o644,
             "\(autostart)/icared-autostart.desktop": 0o644,
             "\(prefix)/share/man/man1/icarectl.1": 0o644,
             "\(prefix)/share/man/man1/icare.1": 0o644,
@@ -67,8 +67,17 @@ import TestSupport
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try "keep me\n".write(toFile: file, atomically: true, encoding: .utf8)
         }
+        // What an install from before the id was settled left (org.icare.app): the new install takes it away.
+        let share = dest + prefix + "/share"
+        for old in ["/applications/org.icare.app.desktop", "/icons/hicolor/scalable/apps/org.icare.app.svg",
+                    "/icons/hicolor/symbolic/apps/org.icare.app-symbolic.svg", "/metainfo/org.icare.app.metainfo.xml"] {
+            try FileManager.default.createDirectory(atPath: ((share + old) as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try "old\n".write(toFile: share + old, atomically: true, encoding: .utf8)
+        }
         let vars = ["DESTDIR=\(dest)", "PREFIX=\(prefix)", "HOME=\(home)", "XDG_CONFIG_HOME="]
         try make(["install"] + vars)
+        #expect(contents(of: dest).filter { $0.contains("org.icare.app") }.isEmpty, "the first id's files stay after make install")
         var expected = Self.expectedFiles(prefix: prefix, autostart: home + "/.config/autostart",
                                           unitDir: prefix + "/share/systemd/user")
         expected[home + "/.config/icare/config"] = -1
@@ -240,7 +249,7 @@ import TestSupport
         #expect(service.contains("\nExec=\(bindir)/icared\n"))
         #expect(service.contains("\nName=org.icare.Reminder\n"))
         #expect(service.contains("\nSystemdService=icared.service\n"))
-        let desktop = try read(prefix + "/share/applications/org.icare.app.desktop")
+        let desktop = try read(prefix + "/share/applications/org.icare.Reminder.desktop")
         #expect(desktop.contains("\nExec=\(bindir)/icare\n"))
         #expect(desktop.contains("\nTerminal=false\n"))
         let auto = try read(autostart + "/icared-autostart.desktop")

@@ -33,8 +33,8 @@ struct NotificationTests {
 
     /// The icon: the themed name where the icon is installed, else its file (both as app_icon and image-path).
     static func iconIsRight(_ icon: String, _ imagePath: HintValue?) -> Bool {
-        if icon == "org.icare.app" { return imagePath == nil }
-        return icon.hasPrefix("file:///") && icon.hasSuffix("/org.icare.app.svg") && imagePath == .string(icon)
+        if icon == "org.icare.Reminder" { return imagePath == nil }
+        return icon.hasPrefix("file:///") && icon.hasSuffix("/org.icare.Reminder.svg") && imagePath == .string(icon)
             && FileManager.default.fileExists(atPath: String(icon.dropFirst("file://".count)))
     }
 
@@ -56,7 +56,7 @@ struct NotificationTests {
         #expect(reminder.actions == ["default", "", "start", "Start", "snooze", "Snooze 7 min", "skip", "Skip"],
                 "GNOME Shell: the body click is `default`, never a button, so its label is empty: \(reminder.actions)")
         #expect(reminder.buttons.count == 3, "at most three buttons: GNOME Shell drops the rest")
-        #expect(reminder.hint("desktop-entry") == .string("org.icare.app"))
+        #expect(reminder.hint("desktop-entry") == .string("org.icare.Reminder"))
         #expect(reminder.hint("category")?.isString == true)
         #expect(reminder.hint("urgency") == .byte(1))
         #expect(reminder.hint("sound-name")?.isString == true, "Sound is on by default")
@@ -509,7 +509,7 @@ struct NotificationTests {
                 "an unknown server: no `default`, one Start")
         let hints = reminder[6] as? [String: Any] ?? [:]
         #expect((hints["urgency"] as? [String: Any])?["type"] as? String == "y")
-        #expect((hints["desktop-entry"] as? [String: Any])?["data"] as? String == "org.icare.app")
+        #expect((hints["desktop-entry"] as? [String: Any])?["data"] as? String == "org.icare.Reminder")
         #expect(hints["category"] != nil && hints["sound-name"] != nil, "\(hints)")
         let id = try #require(try mock.replyIDs().first)
 

@@ -5,11 +5,11 @@ import TestSupport
 import LoopSupport
 
 /// One ring in the top bar: while iCare's GNOME Shell extension
-/// (gnome-extension/) is enabled it owns `org.icare.ShellRing` and draws the
+/// (gnome-extension/) is enabled it owns `org.icare.Reminder.ShellRing` and draws the
 /// ring itself, so the real icared's status item leaves the watcher, and
 /// comes back when the name goes (the extension disabled, or the Shell gone).
 @Suite(.serialized) struct ShellRingTests {
-    static let ringName = "org.icare.ShellRing"
+    static let ringName = "org.icare.Reminder.ShellRing"
 
     @Test func theStatusItemStepsAsideWhileTheShellExtensionOwnsItsName() throws {
         let rig = try DndBusRig()

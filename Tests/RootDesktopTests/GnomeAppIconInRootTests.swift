@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 
 /// Issue 29 on the real GNOME Shell 48.7 and 50.5 (the package in the Debian roots): the app's icon
-/// (`org.icare.app`, installed by the package into the hicolor theme) seen in a picture — the reminder
+/// (`org.icare.Reminder`, installed by the package into the hicolor theme) seen in a picture — the reminder
 /// banner's icon in a screenshot, compared pixel by pixel with the installed SVG rendered at that size
 /// (and, as a check of the comparison, not matching the symbolic icon).
 @Suite(.serialized) struct GnomeAppIconInRootTests {
@@ -13,7 +13,7 @@ import TestSupport
         let rig = try GnomeClicksRig(release, variables: ["ICARE_TIME_SCALE": "90"])
         defer { rig.stop() }
         // The app pinned to the dash, as GNOME Settings or a right click does it, and the overview opened.
-        let pinned = try rig.session.run(["gsettings", "set", "org.gnome.shell", "favorite-apps", "['org.icare.app.desktop']"])
+        let pinned = try rig.session.run(["gsettings", "set", "org.gnome.shell", "favorite-apps", "['org.icare.Reminder.desktop']"])
         try #require(pinned.status == 0, "\(pinned)")
         _ = try rig.shell.eval("Main.overview.show()")
         Thread.sleep(forTimeInterval: 2)
@@ -24,7 +24,7 @@ import TestSupport
               a.get_children().forEach(walk); }; walk(Main.overview.dash); return found.join('|'); })()
             """).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         let icons = text.split(separator: "|").map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
-            .filter { $0.count >= 6 && $0[5].contains("org.icare.app") }
+            .filter { $0.count >= 6 && $0[5].contains("org.icare.Reminder") }
         let best = try #require(icons.max { (Int($0[2]) ?? 0) < (Int($1[2]) ?? 0) }, "no iCare icon in the dash: \(text)")
         let (x, y, w, h) = (Int(best[0]) ?? 0, Int(best[1]) ?? 0, Int(best[2]) ?? 0, Int(best[3]) ?? 0)
         let shot = try rig.screenshot()
@@ -47,12 +47,12 @@ import TestSupport
             return Double(sum) / Double(w * h * 3)
         }
         let apps = "/usr/share/icons/hicolor/scalable/apps/"
-        let own = difference(try rendered(apps + "org.icare.app.svg"))
-        let symbolic = difference(try rendered("/usr/share/icons/hicolor/symbolic/apps/org.icare.app-symbolic.svg"))
+        let own = difference(try rendered(apps + "org.icare.Reminder.svg"))
+        let symbolic = difference(try rendered("/usr/share/icons/hicolor/symbolic/apps/org.icare.Reminder-symbolic.svg"))
         print("GNOME Shell \(release.gnomeShell): the dash's icon \(best) at \(x),\(y) \(w)×\(h); mean difference per channel "
-              + "from org.icare.app.svg \(String(format: "%.1f", own)), from the symbolic one \(String(format: "%.1f", symbolic)); "
+              + "from org.icare.Reminder.svg \(String(format: "%.1f", own)), from the symbolic one \(String(format: "%.1f", symbolic)); "
               + "\(Int(Date().timeIntervalSince(began))) s")
-        #expect(own < 12, "the dash's icon is not the installed org.icare.app.svg: mean difference \(own) per channel")
+        #expect(own < 12, "the dash's icon is not the installed org.icare.Reminder.svg: mean difference \(own) per channel")
         #expect(symbolic > own * 2, "the comparison does not tell the icons apart: \(own) and \(symbolic)")
     }
 }

@@ -71,7 +71,7 @@ import TestSupport
         try shell.session.start(["icare"], log: "icare.log", environment: ["GSK_RENDERER": "cairo", "GDK_BACKEND": "wayland"])
         var window: [Int] = []
         _ = try waitUntil(timeout: 30, interval: 0.3) {
-            let own = try shell.windows().split(separator: " ").first { $0.hasPrefix("org.icare.app:") }
+            let own = try shell.windows().split(separator: " ").first { $0.hasPrefix("org.icare.Reminder:") }
             window = own?.split(separator: ":").last?.split(separator: ",").compactMap { Int($0) } ?? []
             return window.count == 4
         }
@@ -81,12 +81,12 @@ import TestSupport
         defer { hand.stop() }
         Thread.sleep(forTimeInterval: 1)
         try hand.click(x: window[0] + window[2] / 2, y: window[1] + 12)
-        let focused = try waitUntil(timeout: 10, interval: 0.2) { try shell.focusedApp() == "org.icare.app.desktop" }
+        let focused = try waitUntil(timeout: 10, interval: 0.2) { try shell.focusedApp() == "org.icare.Reminder.desktop" }
         try #require(focused, "the iCare window did not get the focus: \((try? shell.windows()) ?? "")")
         #expect(try shell.session.icareProperty("State") == "(<'waiting'>,)", "the reminder came before the window")
         #expect(try waitUntil(timeout: 30, interval: 0.2) { try shell.session.icareProperty("State") == "(<'due'>,)" })
         let shown = try waitUntil(timeout: 5, interval: 0.1) { try shell.bannerTitle() == "Time for an eye break" }
-        #expect(try shell.focusedApp() == "org.icare.app.desktop")
+        #expect(try shell.focusedApp() == "org.icare.Reminder.desktop")
         let listed = try shell.listedTitles()
         #expect(shown, "no reminder banner with the iCare window focused; listed: \(listed)")
     }

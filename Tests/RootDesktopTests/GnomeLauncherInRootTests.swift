@@ -5,13 +5,13 @@ import TestSupport
 /// The app opened from the real GNOME Shell 48.7 and 50.5 (the package in the Debian roots) as a person
 /// opens it: Super through Mutter's RemoteDesktop (the path a keyboard takes), "icare" typed, Return. The
 /// search finds the installed entry (its Name and its icon's pixels), the shell starts its Exec line, and
-/// the window is the app's own, matched to org.icare.app.desktop and showing icared's state (GNOME
+/// the window is the app's own, matched to org.icare.Reminder.desktop and showing icared's state (GNOME
 /// Shell 43's test of the same: `GnomeShellTests.theInstalledAppOpensFromTheOverviewsSearch`).
 @Suite(.serialized) struct GnomeLauncherInRootTests {
     static let superKey = 0xffeb, returnKey = 0xff0d
     /// What a person types (lower-case letters' keysyms are their ASCII codes).
     static let typed = "icare"
-    /// The installed icon's teal arc and pupil ring, and its pale disc (org.icare.app.svg).
+    /// The installed icon's teal arc and pupil ring, and its pale disc (org.icare.Reminder.svg).
     static let teal: [UInt8] = [0x2A, 0x9D, 0x7C], pale: [UInt8] = [0xE8, 0xF4, 0xF0]
 
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
@@ -21,13 +21,13 @@ import TestSupport
         defer { rig.stop() }
         let shellName = "GNOME Shell \(release.gnomeShell)"
         // What the package installed, as the shell reads it.
-        let entry = try rig.session.desktopEntry("org.icare.app")
+        let entry = try rig.session.desktopEntry("org.icare.Reminder")
         let name = try #require(entry["Name"]), icon = try #require(entry["Icon"])
         let known = try rig.eval("""
-            (() => { const a = imports.gi.Shell.AppSystem.get_default().lookup_app('org.icare.app.desktop');
+            (() => { const a = imports.gi.Shell.AppSystem.get_default().lookup_app('org.icare.Reminder.desktop');
               return a ? [a.get_name(), a.get_app_info().get_filename(), a.get_app_info().get_icon()?.to_string()].join('|') : ''; })()
             """)
-        #expect(known == "\(name)|/usr/share/applications/org.icare.app.desktop|\(icon)", "\(shellName) knows org.icare.app.desktop as '\(known)'")
+        #expect(known == "\(name)|/usr/share/applications/org.icare.Reminder.desktop|\(icon)", "\(shellName) knows org.icare.Reminder.desktop as '\(known)'")
         #expect(try rig.session.nameHasOwner("org.icare.Reminder") == false, "icared runs before the app is opened")
 
         // Super: the overview opens; the name typed: the search shows the entry's Name.
@@ -43,7 +43,7 @@ import TestSupport
             return result != nil
         }
         let found = try #require(result, "\(shellName)'s search for '\(Self.typed)' shows no '\(name)': \(seen.filter { !$0.name.isEmpty })")
-        // Its icon: the themed org.icare.app in the same result as that label, drawn with the installed SVG's colours.
+        // Its icon: the themed org.icare.Reminder in the same result as that label, drawn with the installed SVG's colours.
         let boxes = try rig.resultIcon(icon, label: name)
         try #require(boxes.count == 8, "no \(icon) icon beside a '\(name)' label in \(shellName)'s overview: \(boxes)")
         let box = Array(boxes[0..<4]), label = Array(boxes[4..<8])
@@ -60,22 +60,22 @@ import TestSupport
         var windows = ""
         let shown = try waitUntil(timeout: 20, interval: 0.3) {
             windows = try rig.windowList()
-            return windows.contains("org.icare.app|")
+            return windows.contains("org.icare.Reminder|")
         }
-        try #require(shown, "no window of org.icare.app after Return in \(shellName)'s search: \(windows)\n\(rig.shell.shellLog.suffix(2000))")
-        let window = try #require(windows.split(separator: ";").first { $0.hasPrefix("org.icare.app|") }).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        try #require(shown, "no window of org.icare.Reminder after Return in \(shellName)'s search: \(windows)\n\(rig.shell.shellLog.suffix(2000))")
+        let window = try #require(windows.split(separator: ";").first { $0.hasPrefix("org.icare.Reminder|") }).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         try #require(window.count == 5, "\(windows)")  // gtk application id, title, GNOME's app for it, focused, pid
         #expect(window[1] == name, "the window's title: \(window)")
-        #expect(window[2] == "org.icare.app.desktop", "\(shellName) matched the window to \(window[2]), not the installed entry")
+        #expect(window[2] == "org.icare.Reminder.desktop", "\(shellName) matched the window to \(window[2]), not the installed entry")
         // The new window takes the focus (GNOME's focused app is the entry's), as a launch a person asked for does.
         var focused = ""
-        #expect(try waitUntil(timeout: 5, interval: 0.1) { focused = try rig.shell.focusedApp(); return focused == "org.icare.app.desktop" },
+        #expect(try waitUntil(timeout: 5, interval: 0.1) { focused = try rig.shell.focusedApp(); return focused == "org.icare.Reminder.desktop" },
                 "\(shellName)'s focused app is '\(focused)', not iCare: \((try? rig.windowList()) ?? "")")
         #expect(try waitUntil(timeout: 5, interval: 0.1) { try rig.eval("Main.overview.visible") == "false" }, "the overview stayed open")
         let process = try rig.session.process(try #require(Int(window[4])))
         #expect(process.executable == "/usr/bin/icare" && entry["Exec"] == "/usr/bin/icare", "the window's program: \(process); Exec=\(entry["Exec"] ?? "")")
         #expect(process.parent == "gnome-shell", "\(process)")
-        #expect(process.environment["GIO_LAUNCHED_DESKTOP_FILE"] == "/usr/share/applications/org.icare.app.desktop", "\(process)")
+        #expect(process.environment["GIO_LAUNCHED_DESKTOP_FILE"] == "/usr/share/applications/org.icare.Reminder.desktop", "\(process)")
 
         // The window shows icared's state, which the app's start activated.
         var labels: [GnomeShellAccessibility.Node] = []

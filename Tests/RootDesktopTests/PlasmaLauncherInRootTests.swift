@@ -6,7 +6,7 @@ import TestSupport
 /// person opens it: a click on the panel's Application Launcher (Kickoff) with a real pointer (xdotool's
 /// XTEST on the root's Xvfb), "iCare" typed into its search, Return. Kickoff lists the installed entry
 /// (its Name, GenericName and icon's pixels), starts its Exec line, and the window is the app's own:
-/// KWin matches it to org.icare.app.desktop, the task manager lists it with iCare's icon, and it shows
+/// KWin matches it to org.icare.Reminder.desktop, the task manager lists it with iCare's icon, and it shows
 /// the state of the icared it activated. RootPlasma's session has startplasma-x11's XDG_MENU_PREFIX,
 /// without which trixie's Kickoff lists no apps. Alt+F1 does nothing in this session: Plasma 6's
 /// kglobalacceld, which startplasma starts, has no D-Bus activation file, so nothing grabs the key.
@@ -20,7 +20,7 @@ import TestSupport
         defer { plasma.stop() }
         let session = try #require(plasma.session)
         let desktop = "Plasma \(release.plasma)"
-        let entry = try session.desktopEntry("org.icare.app")
+        let entry = try session.desktopEntry("org.icare.Reminder")
         let name = try #require(entry["Name"]), generic = try #require(entry["GenericName"])
         #expect(try session.nameHasOwner("org.icare.Reminder") == false, "icared runs before the app is opened")
 
@@ -68,7 +68,7 @@ import TestSupport
         }
         try #require(shown, "no visible window of class icare titled \(name) after Return on \(desktop): \(ids) \(props)")
         #expect(props.contains("WM_CLASS(STRING) = \"icare\", \"icare\"") && entry["StartupWMClass"] == "icare", "\(props)")
-        #expect(props.contains("_GTK_APPLICATION_ID(UTF8_STRING) = \"org.icare.app\""), "\(props)")
+        #expect(props.contains("_GTK_APPLICATION_ID(UTF8_STRING) = \"org.icare.Reminder\""), "\(props)")
         let pid = try #require(props.split(separator: "\n").first { $0.hasPrefix("_NET_WM_PID") }.flatMap { Int($0.split(separator: " ").last ?? "") })
         let process = try session.process(pid)
         #expect(process.executable == "/usr/bin/icare" && entry["Exec"] == "/usr/bin/icare", "the window's program: \(process)")
@@ -76,7 +76,7 @@ import TestSupport
 
         // KWin matched the window to the installed entry; the task manager lists it with iCare's icon.
         let matched = try plasma.kwinDesktopFile(title: name)
-        #expect(matched == "org.icare.app", "KWin on \(desktop) matched the window to '\(matched)'")
+        #expect(matched == "org.icare.Reminder", "KWin on \(desktop) matched the window to '\(matched)'")
         var task: GnomeShellAccessibility.Node?
         _ = try waitUntil(timeout: 15, interval: 0.3) {
             task = try plasma.panelButtons().first { $0.name == name && $0.w >= 40 }
@@ -106,7 +106,7 @@ extension RootPlasma {
     /// KWin's own windows runner (`/WindowsRunner`, `org.kde.krunner1.Match`) and `getWindowInfo`.
     func kwinDesktopFile(title: String) throws -> String {
         let matches = try session.call("org.kde.KWin", "/WindowsRunner", "org.kde.krunner1.Match", [title])
-        // ([('0_{uuid}', 'iCare', 'org.icare.app', 100, 0.8, {...})],): the id's uuid, of the match named `title`.
+        // ([('0_{uuid}', 'iCare', 'org.icare.Reminder', 100, 0.8, {...})],): the id's uuid, of the match named `title`.
         let strings = DesktopRootSession.strings(matches)
         guard let at = strings.firstIndex(of: title), at > 0, let brace = strings[at - 1].firstIndex(of: "{") else {
             throw HarnessError("KWin's windows runner has no window '\(title)': \(matches)")

@@ -37,7 +37,7 @@ import TestSupport
         let item = try plasma.trayItem()
         #expect(item.y >= RootPlasma.height - 60 && item.x > RootPlasma.width / 2, "the item is not in the panel's tray: \(item)")
 
-        // Waiting: the blue ring drawn by icared (its IconPixmap), not the installed org.icare.app icon nor a generic one.
+        // Waiting: the blue ring drawn by icared (its IconPixmap), not the installed org.icare.Reminder icon nor a generic one.
         #expect(try waitUntil(timeout: 15, interval: 0.3) { try plasma.count(RootPlasma.blue, in: item) > 30 },
                 "no blue ring in Plasma \(release.plasma)'s tray at \(item)")
         #expect(try plasma.count(RootPlasma.iconTeal, in: item) == 0, "the tray shows the static icon, not the ring")
@@ -122,7 +122,7 @@ import TestSupport
         let entry = try #require(task, "no iCare in Plasma \(release.plasma)'s task manager: \(panel)\n\(session.log("icare.log"))")
         let window = try session.run(["xdotool", "search", "--classname", "icare"])
         #expect(window.status == 0 && !window.stdout.isEmpty, "no X11 window of class icare: \(window)")
-        // The installed org.icare.app icon: its teal arc and its pale disc, in the entry's place.
+        // The installed org.icare.Reminder icon: its teal arc and its pale disc, in the entry's place.
         var teal = 0, pale = 0
         let shows = try waitUntil(timeout: 15, interval: 0.3) {
             let shot = try plasma.pixels()

@@ -8,7 +8,7 @@ import TestSupport
 extension RootPlasma {
     /// The ring's colours (RingIcon): blue counting down to the break, orange when it is due.
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], orange: [UInt8] = [0xE6, 0x61, 0x00]
-    /// Two colours of the installed icon org.icare.app.svg: its teal arc and pupil ring, its pale disc.
+    /// Two colours of the installed icon org.icare.Reminder.svg: its teal arc and pupil ring, its pale disc.
     static let iconTeal: [UInt8] = [0x2A, 0x9D, 0x7C], iconPale: [UInt8] = [0xE8, 0xF4, 0xF0]
     static let width = 1280, height = 800
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// With the AppIndicator extension enabled too: one iCare ring in the top
 /// bar. icared's own status item is withdrawn while the extension owns
-/// org.icare.ShellRing and comes back (drawn by the AppIndicator extension)
+/// org.icare.Reminder.ShellRing and comes back (drawn by the AppIndicator extension)
 /// when the extension is disabled.
 extension ShellExtensionSteps {
     /// What the AppIndicator extension's watcher lists.
@@ -42,7 +42,7 @@ extension ShellExtensionSteps {
         #expect(try rig.session.waitForName("org.kde.StatusNotifierWatcher", timeout: 10))
         try expectOneRing(extensionOn: true, "both enabled")
         try rig.extensions("DisableExtension")
-        #expect(try waitUntil(timeout: 5, interval: 0.1) { try !rig.session.nameHasOwner("org.icare.ShellRing") })
+        #expect(try waitUntil(timeout: 5, interval: 0.1) { try !rig.session.nameHasOwner("org.icare.Reminder.ShellRing") })
         // What the app reads (ShellRingOffer; AppShellRingTests' fake has this shape): enabled false, state 2.
         let info = try rig.extensions("GetExtensionInfo")
         #expect(info.contains("'enabled': <false>") && info.contains("'state': <2.0>"), "GetExtensionInfo disabled: \(info)")
@@ -52,7 +52,7 @@ extension ShellExtensionSteps {
         try rig.extensions("DisableExtension", ShellExtensionRig.appIndicator)
     }
 
-    /// The menu's Preferences: the Shell starts the installed app (org.icare.app.desktop) on its own Wayland
+    /// The menu's Preferences: the Shell starts the installed app (org.icare.Reminder.desktop) on its own Wayland
     /// display, then calls its `preferences` action; both windows show (their titles, from the Shell's window list).
     func preferencesFromTheMenu() throws {
         try rig.choose("Preferences")
@@ -62,7 +62,7 @@ extension ShellExtensionSteps {
             return titles.contains("iCare") && titles.contains("Preferences")
         }
         rig.keepShot("preferences")
-        let onBus = (try? rig.session.nameHasOwner("org.icare.app")) ?? false
+        let onBus = (try? rig.session.nameHasOwner("org.icare.Reminder.Window")) ?? false
         #expect(shown, "after Preferences in the menu the Shell has the windows \(titles); the app on the bus: \(onBus)\n\(rig.shellLog.suffix(1500))")
     }
 

@@ -156,7 +156,7 @@ extension ShellExtensionSteps {
         } else {
             Issue.record("the bus in the \(release) root gives no statistics (Debug.Stats): match rules not counted")
         }
-        #expect(try rig.session.nameHasOwner("org.icare.ShellRing"))
+        #expect(try rig.session.nameHasOwner("org.icare.Reminder.ShellRing"))
         print("""
             GNOME Shell \(release.gnomeShell): 50 disables and enables in \(String(format: "%.1f", cycleSeconds)) s; \(after);
               left by 49 cycles: handlers \(leftBehind.handlers), sources \(leftBehind.sources) (a quiet window: \(quiet.sources));

@@ -47,7 +47,7 @@ struct ShellExtensionSteps {
                 "GetExtensionInfo: \(shape)")
         let errors = try rig.extensions("GetExtensionErrors")
         #expect(errors == "(@as [],)", "GetExtensionErrors: \(errors)")
-        #expect(try rig.session.nameHasOwner("org.icare.ShellRing"))
+        #expect(try rig.session.nameHasOwner("org.icare.Reminder.ShellRing"))
         // icared is not running yet: the ring says so, in grey at half strength (no full colour).
         let indicator = try rig.theIndicator()
         #expect(indicator.accessibleName == "iCare is not running" && indicator.label.isEmpty && indicator.shown, "\(indicator)")

@@ -17,7 +17,7 @@ public final class InstalledICare: @unchecked Sendable {
     /// The prefix's `share` first, then the system's, as a session's `XDG_DATA_DIRS`.
     public var dataDirs: String { share + ":/usr/local/share:/usr/share" }
     /// The icon the theme now has: the static eye.
-    public var themeIcon: String { share + "/icons/hicolor/scalable/apps/org.icare.app.svg" }
+    public var themeIcon: String { share + "/icons/hicolor/scalable/apps/org.icare.Reminder.svg" }
 
     public init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("icare-installed-\(UUID().uuidString)")
