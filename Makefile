@@ -154,14 +154,21 @@ build:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) $(SWIFT_EXTRA_FLAGS) $(scratch_flag)
 
 # The Debian package, in build/deb. debian/rules calls this Makefile's build
-# and install (PREFIX=/usr); lintian must find nothing to warn about.
+# and install (PREFIX=/usr); lintian must find nothing to warn about. First
+# the packaging tools and Build-Depends (scripts/deps.sh --deb, through sudo
+# when not root). Debian's own Swift (swiftlang) is a Build-Depends; a Swift
+# that no package installed (swift.org's) builds with the profile
+# pkg.icare.swiftorg, which drops it.
 deb_dir := $(CURDIR)/build/deb
 deb_version = $(shell dpkg-parsechangelog -S Version)
 deb_arch = $(shell dpkg-architecture -qDEB_HOST_ARCH)
+deb_swift = $(shell command -v $(SWIFT))
+deb_profile = $(if $(shell dpkg -S '$(realpath $(deb_swift))' 2>/dev/null),,--build-profiles=pkg.icare.swiftorg)
 deb:
+	scripts/deps.sh --deb
 	mkdir -p '$(deb_dir)'
 	rm -f '$(deb_dir)'/icare_*
-	ICARE_DEB_DIR='$(deb_dir)' SWIFT='$(shell command -v $(SWIFT))' dpkg-buildpackage -us -uc -b \
+	ICARE_DEB_DIR='$(deb_dir)' SWIFT='$(deb_swift)' dpkg-buildpackage -us -uc -b $(deb_profile) \
 	  --buildinfo-file='$(deb_dir)/icare_$(deb_version)_$(deb_arch).buildinfo' --buildinfo-option=-u'$(deb_dir)' \
 	  --changes-file='$(deb_dir)/icare_$(deb_version)_$(deb_arch).changes' --changes-option=-u'$(deb_dir)'
 	lintian --fail-on error,warning --info '$(deb_dir)/icare_$(deb_version)_$(deb_arch).changes'

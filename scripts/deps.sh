@@ -8,17 +8,20 @@
 # when not root.
 #
 #   scripts/deps.sh                 build and run packages, and Swift 6
-#   scripts/deps.sh --test          the same, the test packages and the test locales
-#   scripts/deps.sh --list [--test] prints the packages it would install, one a line; installs nothing
+#   scripts/deps.sh --deb           the same, and the Debian packaging tools (`make deb` runs this)
+#   scripts/deps.sh --test          the same as --deb, the test packages and the test locales
+#   scripts/deps.sh --list [--deb|--test] prints the packages it would install, one a line; installs nothing
 set -eu
 
 with_tests=""
+with_deb=""
 list=""
 for arg in "$@"; do
   case "$arg" in
-    --test) with_tests=yes ;;
+    --test) with_tests=yes; with_deb=yes ;;
+    --deb) with_deb=yes ;;
     --list) list=yes ;;
-    *) echo "deps.sh: unknown argument '$arg' (takes --test, --list)" >&2; exit 64 ;;
+    *) echo "deps.sh: unknown argument '$arg' (takes --deb, --test, --list)" >&2; exit 64 ;;
   esac
 done
 
@@ -51,6 +54,12 @@ build_run_packages="
 #   sound-theme-freedesktop                   and plays the theme's bell and complete through its
 #                                             Pulse backend
 
+# The Debian package (`make deb`, scripts/test-deb, scripts/release): debian/control's
+# Build-Depends beyond the list above, and lintian, which make deb runs on what it built.
+#   dpkg-dev debhelper fakeroot               dpkg-buildpackage, dh
+#   lintian                                   make deb's check of the package
+deb_packages="dpkg-dev debhelper fakeroot lintian"
+
 # Only the tests (scripts/test, .ci/run), the screenshots and the
 # profile: real desktops' programs, several of which (the notification
 # servers, the panels) must not land on a person's machine by accident.
@@ -70,7 +79,7 @@ test_packages="
   waybar grim
   xfce4-panel
   mako-notifier sway-notification-center
-  dpkg-dev debhelper fakeroot lintian desktop-file-utils
+  desktop-file-utils
   zsh fish
   pipewire pipewire-bin wireplumber
   gstreamer1.0-tools gstreamer1.0-pipewire
@@ -116,8 +125,6 @@ test_packages="
 #                                             plugin) under Xvfb: the ring, its menu, clicks
 #   mako-notifier sway-notification-center    the real Wayland notification servers, under
 #                                             headless sway (RealServerTests; makoctl, swaync-client)
-#   dpkg-dev debhelper fakeroot lintian       `make deb` (dpkg-buildpackage, dh) and
-#                                             scripts/test-deb (lintian, apt install)
 #   desktop-file-utils                        desktop-file-validate: the installed desktop entries
 #                                             (scripts/test-deb, InstallTests)
 #   zsh fish                                  the completion scripts, run in the real shells
@@ -164,6 +171,7 @@ test_packages="
 test_locales="nl_NL en_US"
 
 packages=$build_run_packages
+if [ -n "$with_deb" ]; then packages="$packages $deb_packages"; fi
 if [ -n "$with_tests" ]; then packages="$packages $test_packages"; else test_locales=""; fi
 
 if [ -n "$list" ]; then
