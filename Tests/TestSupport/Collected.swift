@@ -9,7 +9,7 @@ public final class Collected: @unchecked Sendable {
 
     public init(_ arguments: [String], environment: [String: String]) throws {
         process = try Subprocess.start(arguments, environment: environment, stdout: pipe)
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+        pipe.fileHandleForReading.readabilityHandler = { @Sendable [weak self] h in
             let chunk = h.availableData
             guard let self, !chunk.isEmpty else { return }
             self.lock.lock()
