@@ -88,9 +88,11 @@ import ReminderCore
         let days = try #require(weekJSON["days"] as? [[String: Any]])
         #expect(week.first == ["date", "completed", "natural", "skipped", "other"])
         #expect(week.count == 8)
-        #expect(Array(week.dropFirst()) == days.map { d in
-            [d["date"] as? String ?? "?"] + ["completed", "natural", "skipped", "other"].map { String(d[$0] as? Int ?? -1) }
-        })
+        let expected: [[String]] = days.map { d in
+            let counts = ["completed", "natural", "skipped", "other"].map { String(d[$0] as? Int ?? -1) }
+            return [d["date"] as? String ?? "?"] + counts
+        }
+        #expect(Array(week.dropFirst()) == expected)
         #expect(week.last?[1] == "1" && week.last?[3] == "2", "today: 1 completed, 2 skipped: \(week)")
     }
 

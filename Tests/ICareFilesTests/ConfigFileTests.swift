@@ -198,7 +198,7 @@ import Testing
         for key in SettingKey.allCases { #expect(text.contains(key.name)) }
         let (settings, problems) = config.load(previous: Settings())
         #expect(problems.isEmpty)
-        #expect(settings == (try Settings().setting(.snoozeDuration, to: .uint(600))))
+        #expect(try settings == Settings().setting(.snoozeDuration, to: .uint(600)))
         // Every commented example is a valid line once uncommented.
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("#") && !$0.hasPrefix("# ") && $0 != "#" ? String($0.dropFirst()) : String($0) }
@@ -235,7 +235,7 @@ import Testing
 
     @Test(arguments: [
         (SettingKey.interval, SettingValue.uint(1230)), (.interval, .uint(2700)), (.breakDuration, .uint(10)),
-        (.snoozeDuration, .uint(90)), (.snoozeDuration, .uint(3600 / 2)), (.activeHours, .string("22:00-06:30")),
+        (.snoozeDuration, .uint(90)), (.snoozeDuration, .uint(1800)), (.activeHours, .string("22:00-06:30")),
         (.activeHours, .string("")), (.weekdaysOnly, .bool(true)), (.dndPolicy, .string("defer")), (.sound, .bool(false)),
     ])
     func valuesRoundTrip(key: SettingKey, value: SettingValue) throws {

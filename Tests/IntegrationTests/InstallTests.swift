@@ -264,7 +264,7 @@ import TestSupport
             #expect(placeholders.isEmpty, "\(name) file still has \(placeholders)")
         }
         let xml = try read(prefix + "/share/dbus-1/interfaces/org.icare.Reminder.xml")
-        #expect(xml == (try String(contentsOf: Self.repo.appendingPathComponent("dbus/org.icare.Reminder.xml"), encoding: .utf8)))
+        #expect(try xml == String(contentsOf: Self.repo.appendingPathComponent("dbus/org.icare.Reminder.xml"), encoding: .utf8))
     }
 
     /// Every entry below `root`, as paths relative to it (folders end in "/").

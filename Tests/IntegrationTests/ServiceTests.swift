@@ -45,7 +45,7 @@ import TestSupport
         #expect(snooze.status == 0, "\(snooze)")
         #expect(try s.string("State") == "snoozed")
         let until = UInt64(snooze.stdout.split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines))!
-        #expect(until == (try s.number("NextBreak")))
+        #expect(try until == s.number("NextBreak"))
         #expect(try s.number("CompletedToday") == 0)
         #expect(try s.number("SkippedToday") == 0)
 
