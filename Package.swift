@@ -71,6 +71,11 @@ let serviceLinking: [LinkerSetting] = [
     ),
 ]
 
+/// How the release `icarectl` and `icare` are linked: with lld too where it is there. Debian 13's
+/// Swift links with GNU ld otherwise, which gave these two no GNU_RELRO segment despite `-z relro`
+/// (lintian's hardening-no-relro); lld lays it out.
+let clientLinking: [LinkerSetting] = [.unsafeFlags(lldAvailable ? ["-use-ld=lld"] : [], .when(configuration: .release))]
+
 /// libadwaita's and GTK 4's header folders, from `pkg-config --cflags-only-I libadwaita-1` (the folders
 /// differ by architecture). Not through the system library's pkgConfig: GTK's cflags carry -pthread and
 /// -msse flags, which SwiftPM drops with a warning on every build; the folders are given to the app instead.
@@ -166,12 +171,12 @@ let package = Package(
         // The client of org.icare.Reminder that icarectl and the app share: the proxy, the live feed, the status, times.
         .target(name: "ReminderClient", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(name: "ICareCLI", dependencies: ["ReminderClient", "DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
-        .executableTarget(name: "icarectl", dependencies: ["ICareCLI"], swiftSettings: lean),
+        .executableTarget(name: "icarectl", dependencies: ["ICareCLI"], swiftSettings: lean, linkerSettings: clientLinking),
         // GTK 4 and libadwaita (libadwaita-1-dev pulls in libgtk-4-dev), for the app.
         .systemLibrary(name: "CAdwaita"),
         // The app: a window for the service (home view, preferences), a client like icarectl.
         .executableTarget(name: "icare", dependencies: ["CAdwaita", "ReminderClient", "StatusItem", "DBusKit", "SystemdKit", "ReminderCore", "Localization"],
-                         swiftSettings: [.unsafeFlags(adwaitaIncludes.flatMap { ["-Xcc", "-I\($0)"] })]),
+                         swiftSettings: [.unsafeFlags(adwaitaIncludes.flatMap { ["-Xcc", "-I\($0)"] })], linkerSettings: clientLinking),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["fake-phone.py", "notification-recorder.py"]),
