@@ -92,6 +92,7 @@ test_packages="
   pipewire-pulse pulseaudio-utils
   libfaketime
   debootstrap curl
+  flatpak
   kdeconnect
   gnome-shell-extension-gsconnect
 "
@@ -157,6 +158,8 @@ test_packages="
 #   debootstrap curl                          the Debian 13 and testing roots of scripts/desktop-root
 #                                             (GNOME Shell 48 / 50, Plasma 6.3 / 6.7: RootDesktopTests);
 #                                             curl reads the mirror's InRelease to tell a root is current
+#   flatpak                                   iCare's Flatpak run for real (bwrap, xdg-dbus-proxy): scripts/flatpak
+#                                             makes a Debian 13 test runtime and the app's bundles, FlatpakTests run them
 #   kdeconnect                                a real kdeconnectd paired with a fake phone (Tests/TestSupport/
 #                                             fake-phone.py) in a private network namespace: what a phone
 #                                             receives from the desktop (KDEConnectRig, KDEConnectRigTests)
