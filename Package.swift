@@ -212,6 +212,9 @@ let package = Package(
         // iCare's .deb (ICARE_DEB) in Debian 13 and testing roots (scripts/desktop-root), on GNOME Shell 48 / 50
         // and Plasma 6.3 / 6.7: a stage of scripts/test after the package test, left out of the main run.
         .testTarget(name: "RootDesktopTests", dependencies: ["TestSupport"]),
+        // iCare's Flatpak: the manifest and flatpak/finish-args, and the bundles of scripts/flatpak (ICARE_FLATPAK_BUNDLES)
+        // run with the real flatpak on a private bus: a stage of scripts/test of its own, left out of the main run.
+        .testTarget(name: "FlatpakTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

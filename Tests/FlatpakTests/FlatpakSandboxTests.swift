@@ -1,0 +1,88 @@
+import Testing
+import Foundation
+import TestSupport
+
+/// iCare's Flatpak (issue 37), run for real: the bundles of `scripts/flatpak --test-bundles DIR`
+/// (ICARE_FLATPAK_BUNDLES=DIR; a Debian 13 test runtime and iCare's app built on it with
+/// flatpak/finish-args) installed into a scratch installation, started by `flatpak run`
+/// (bubblewrap, xdg-dbus-proxy) on a private bus that activates it through the exported service file.
+/// Without the bundles every test here fails and says how to make them.
+@Suite(.serialized) struct FlatpakSandboxTests {
+    static let name = "org.icare.Reminder"
+
+    @Test func busActivationStartsASandboxedIcared() throws {
+        let rig = try FlatpakRig()
+        defer { rig.stop() }
+        #expect(try !rig.nameHasOwner(Self.name), "nothing runs before the call")
+        // A call from outside with no icared running: the bus starts it from the installation's
+        // exports/share/dbus-1/services (Exec rewritten by flatpak to `flatpak run --command=/app/bin/icared`).
+        #expect(try rig.state() == "waiting")
+        #expect(try rig.nameHasOwner(Self.name))
+        let pids = rig.icaredPIDs()
+        #expect(pids.count == 1, "one icared, in a sandbox: \(pids)")
+        let pid = try #require(pids.first)
+        let info = try String(contentsOfFile: "/proc/\(pid)/root/.flatpak-info", encoding: .utf8)
+        #expect(info.contains("name=\(Self.name)\n"), "\(info)")
+        #expect(info.contains("org.freedesktop.Notifications=talk"), "the finish-args reached the sandbox: \(info)")
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)/root/usr/bin/flatpak"), "its /usr is the runtime's, not the host's")
+        // The bus sees the proxy, not icared: the sandbox's connection goes through xdg-dbus-proxy.
+        let owner = try rig.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                    "GetConnectionUnixProcessID", "s", Self.name])
+        let ownerPID = Int32(owner.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        let comm = ownerPID.flatMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) } ?? ""
+        #expect(comm.hasPrefix("xdg-dbus-proxy"), "the name's connection is the proxy's: \(owner) \(comm)")
+    }
+
+    @Test func theReminderReachesTheServerAndItsClickComesBack() throws {
+        let rig = try FlatpakRig()
+        defer { rig.stop() }
+        let server = try MockNotifications(environment: rig.environment)
+        defer { server.stop() }
+        try rig.writeDueState(in: 2)
+        #expect(try rig.state() == "waiting", "activated, the reminder two seconds away")
+        #expect(waitUntil(timeout: 15, interval: 0.1) { ((try? server.notifies()) ?? []).contains { $0.app == "iCare" } },
+                "no reminder reached the server outside: \((try? server.notifies()) ?? [])")
+        let calls = try server.notifies()
+        let index = try #require(calls.firstIndex { $0.app == "iCare" })
+        let keys = stride(from: 0, to: calls[index].actions.count, by: 2).map { calls[index].actions[$0] }
+        #expect(keys == ["start", "snooze", "skip"], "Start, Snooze and Skip: \(calls[index].actions)")
+        #expect(try rig.state() == "due")
+        // The person clicks Snooze: ActionInvoked from the server, through the proxy to icared.
+        try server.click(try server.idOfNotify(at: index), "snooze")
+        #expect(try waitUntil(timeout: 10, interval: 0.05) { try rig.state() == "snoozed" }, "the click did not reach icared")
+    }
+
+    @Test func aNameNotGrantedIsUnreachableFromInside() throws {
+        let rig = try FlatpakRig()
+        defer { rig.stop() }
+        let hidden = try MockName("org.example.Hidden", environment: rig.environment)
+        defer { hidden.stop() }
+        let server = try MockNotifications(environment: rig.environment)
+        defer { server.stop() }
+        let ping = { (name: String) in
+            ["--session", "--print-reply", "--dest=\(name)", "/" + name.replacingOccurrences(of: ".", with: "/"),
+             "org.freedesktop.DBus.Peer.Ping"]
+        }
+        // From outside both answer.
+        #expect(try rig.busctl(["call", "org.example.Hidden", "/org/example/Hidden", "org.freedesktop.DBus.Peer", "Ping"]).status == 0)
+        // From inside: the granted name answers, the other one does not exist.
+        let granted = try rig.run("dbus-send", ping("org.freedesktop.Notifications"))
+        #expect(granted.status == 0, "\(granted)")
+        let refused = try rig.run("dbus-send", ping("org.example.Hidden"))
+        #expect(refused.status != 0 && refused.stderr.contains("ServiceUnknown"), "\(refused)")
+        let names = try rig.run("dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                              "org.freedesktop.DBus.ListNames"])
+        #expect(names.status == 0 && names.stdout.contains("\"org.freedesktop.Notifications\""), "\(names)")
+        #expect(!names.stdout.contains("org.example.Hidden"), "ListNames inside hides it: \(names.stdout)")
+    }
+
+    @Test func icarectlInsideReadsTheStatus() throws {
+        let rig = try FlatpakRig()
+        defer { rig.stop() }
+        // icarectl in the sandbox calls org.icare.Reminder (its own name); the bus activates icared.
+        let r = try rig.run("icarectl", ["status"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("State:") && r.stdout.contains("waiting"), "\(r.stdout)")
+        #expect(rig.icaredPIDs().count == 1, "the icared it started is sandboxed")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+
+/// python3-dbusmock's `notification_daemon` template on the rig's bus, outside the sandbox
+/// (`python3 -m dbusmock --session -t notification_daemon`), read and driven through its
+/// org.freedesktop.DBus.Mock interface with busctl: the Notify calls it got, and a click as
+/// ActionInvoked sent from the server's own connection (icared ignores one from anyone else).
+final class MockNotifications: @unchecked Sendable {
+    private let environment: [String: String]
+    private let process: Process
+
+    init(environment: [String: String]) throws {
+        self.environment = environment
+        let probe = try Subprocess.run(["/usr/bin/python3", "-c", "import dbusmock"])
+        guard probe.status == 0 else { throw HarnessError("python3-dbusmock is missing (scripts/deps.sh --test): \(probe.stderr)") }
+        process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", "-t", "notification_daemon",
+                                        "-p", #"{"capabilities": "actions body"}"#], environment: environment)
+        let owned = waitUntil(timeout: 10, interval: 0.05) {
+            let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                         "org.freedesktop.DBus", "NameHasOwner", "s", "org.freedesktop.Notifications"],
+                                        environment: environment)
+            return r?.stdout == "b true\n" || !process.isRunning
+        }
+        guard owned, process.isRunning else {
+            Subprocess.kill9(process)
+            throw HarnessError("python3 -m dbusmock -t notification_daemon did not take org.freedesktop.Notifications")
+        }
+    }
+
+    func stop() { Subprocess.kill9(process) }
+
+    private func mock(_ method: String, _ signature: String, _ args: [String], json: Bool = false) throws -> String {
+        let r = try Subprocess.run(["busctl", "--user"] + (json ? ["--json=short"] : [])
+                                   + ["call", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                      "org.freedesktop.DBus.Mock", method, signature] + args, environment: environment)
+        guard r.status == 0 else { throw HarnessError("Mock.\(method) failed: \(r)") }
+        return r.stdout
+    }
+
+    /// Each Notify the server got: app name, replaces id, summary and the actions (key, label, key, label…).
+    func notifies() throws -> [(app: String, replaces: Int, summary: String, actions: [String])] {
+        let json = try JSONSerialization.jsonObject(with: Data(try mock("GetMethodCalls", "s", ["Notify"], json: true).utf8))
+        let rows = ((json as? [String: Any])?["data"] as? [Any])?.first as? [Any] ?? []
+        return rows.compactMap { row in
+            // Each row: (timestamp, [arguments as variants {type, data}]).
+            guard let pair = row as? [Any], pair.count == 2, let args = pair[1] as? [[String: Any]], args.count == 8 else { return nil }
+            return (args[0]["data"] as? String ?? "", args[1]["data"] as? Int ?? -1, args[3]["data"] as? String ?? "",
+                    args[5]["data"] as? [String] ?? [])
+        }
+    }
+
+    /// The template numbers new notifications 1, 2, … and answers a replacement with the id it replaces.
+    func idOfNotify(at index: Int) throws -> UInt32 {
+        var next: UInt32 = 1
+        var id: UInt32 = 0
+        for (i, call) in try notifies().enumerated() where i <= index {
+            if call.replaces != 0 { id = UInt32(call.replaces) } else { id = next; next += 1 }
+        }
+        return id
+    }
+
+    /// A person's click on the button `key` of notification `id`: ActionInvoked(id, key) from the server.
+    func click(_ id: UInt32, _ key: String) throws {
+        _ = try mock("EmitSignal", "sssav", ["org.freedesktop.Notifications", "ActionInvoked", "us", "2", "u", "\(id)", "s", key])
+    }
+}
+
+/// A name owned on the rig's bus outside the sandbox by python3-dbusmock (an object with no methods of its own;
+/// org.freedesktop.DBus.Peer answers), for what the sandbox may and may not reach.
+final class MockName: @unchecked Sendable {
+    private let process: Process
+
+    init(_ name: String, environment: [String: String]) throws {
+        let path = "/" + name.replacingOccurrences(of: ".", with: "/")
+        process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", name, path, name], environment: environment)
+        let owned = waitUntil(timeout: 10, interval: 0.05) {
+            let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                         "org.freedesktop.DBus", "NameHasOwner", "s", name], environment: environment)
+            return r?.stdout == "b true\n" || !process.isRunning
+        }
+        guard owned, process.isRunning else {
+            Subprocess.kill9(process)
+            throw HarnessError("python3 -m dbusmock did not take \(name)")
+        }
+    }
+
+    func stop() { Subprocess.kill9(process) }
+}
