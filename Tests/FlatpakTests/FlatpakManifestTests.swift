@@ -57,6 +57,43 @@ struct FlatpakManifestTests {
         #expect(!text.contains("build-args"), "no --share=network at build time")
     }
 
+    /// Bus names icared calls that the Flatpak deliberately does not get, each with the reason (docs/flatpak.md).
+    static let notGranted = [
+        "org.freedesktop.login1": "on the system bus, which the sandbox does not get",
+        "ca.desrt.dconf": "direct dconf, which Flathub refuses",
+        "org.kde.plasmashell": "only tells whose dconf keys count, and dconf is out of reach",
+        "org.Cinnamon": "only tells whose dconf keys count, and dconf is out of reach",
+    ]
+
+    /// Every well-known name the service's sources call (`BusName("…")`, `busName = "…"`, `(name: "…"`) is
+    /// under the app id, granted by a --talk-name, or in `notGranted`: a new watcher cannot lose its
+    /// permission unnoticed.
+    @Test func everyNameIcaredCallsIsGrantedOrKnowinglyLeftOut() throws {
+        let granted = Set(try Self.finishArgs().map(\.arg).filter { $0.hasPrefix("--talk-name=") }.map { String($0.dropFirst("--talk-name=".count)) })
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        var names: Set<String> = []
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "swift" {
+            let target = file.path.dropFirst(sources.path.count + 1).split(separator: "/").first.map(String.init) ?? ""
+            guard !["icare", "icare-bench", "ReminderClient", "ICareCLI"].contains(target) else { continue }
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                for marker in ["BusName(\"", "busName = \"", "(name: \""] {
+                    guard let start = line.range(of: marker)?.upperBound, let end = line[start...].firstIndex(of: "\"") else { continue }
+                    let name = String(line[start..<end])
+                    if name.split(separator: ".").count >= 2 { names.insert(name) }
+                }
+            }
+        }
+        #expect(names.contains("org.freedesktop.Notifications") && names.count > 10, "the scan finds the names: \(names.sorted())")
+        for name in names.sorted() where !name.hasPrefix("org.freedesktop.DBus") && !name.hasPrefix("org.icare.Reminder") {
+            #expect(granted.contains(name) || Self.notGranted[name] != nil,
+                    "icared calls \(name): grant it in flatpak/finish-args (and the manifest) or say why not in notGranted")
+        }
+        for name in granted {
+            #expect(names.contains(name), "flatpak/finish-args grants \(name), which icared's sources never call")
+        }
+    }
+
     @Test func theExportedServiceFileStartsTheSandboxedIcared() throws {
         let text = try String(contentsOf: Self.folder.appendingPathComponent("org.icare.Reminder.service"), encoding: .utf8)
         #expect(text == "[D-BUS Service]\nName=org.icare.Reminder\nExec=/app/bin/icared\n",
