@@ -111,10 +111,19 @@ final class FlatpakRig: @unchecked Sendable {
                            environment: environment, timeout: timeout)
     }
 
-    /// The host PIDs of the icared processes in this rig's sandboxes: each flatpak instance
+    /// `flatpak run org.icare.Reminder ARGS…` (its command: the app, icare), left running; `environment` is added
+    /// to the rig's (DISPLAY).
+    func launch(_ args: [String] = [], environment extra: [String: String]) throws -> Process {
+        try Subprocess.start([try Subprocess.which("flatpak"), "run", Self.appID] + args,
+                             environment: environment.merging(extra) { $1 })
+    }
+
+    func icaredPIDs() -> [Int32] { sandboxedPIDs("icared") }
+
+    /// The host PIDs of the processes named `program` in this rig's sandboxes: each flatpak instance
     /// ($XDG_RUNTIME_DIR/.flatpak/ID/bwrapinfo.json) names the PID of its sandbox's first process;
-    /// icared is that process's child.
-    func icaredPIDs() -> [Int32] {
+    /// the program is that process's child.
+    func sandboxedPIDs(_ program: String) -> [Int32] {
         let instances = home.appendingPathComponent("runtime/.flatpak")
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: instances.path)) ?? []
         return ids.flatMap { id -> [Int32] in
@@ -123,7 +132,7 @@ final class FlatpakRig: @unchecked Sendable {
                   let child = info["child-pid"] as? Int else { return [] }
             let children = (try? String(contentsOfFile: "/proc/\(child)/task/\(child)/children", encoding: .utf8)) ?? ""
             return children.split(separator: " ").compactMap { Int32($0) }.filter { pid in
-                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("icared") == true
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == program + "\n"
             }
         }
     }
@@ -135,9 +144,9 @@ final class FlatpakRig: @unchecked Sendable {
         return line.flatMap { Int($0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") }
     }
 
-    /// Ends every icared of the rig (SIGTERM, then SIGKILL; its sandbox and proxy end with it), then the bus.
+    /// Ends every app and icared of the rig (SIGTERM, then SIGKILL; each sandbox and proxy end with it), then the bus.
     func stop() {
-        let pids = icaredPIDs()
+        let pids = sandboxedPIDs("icare") + icaredPIDs()
         for pid in pids { kill(pid, SIGTERM) }
         if !waitUntil(timeout: 5, interval: 0.05, { pids.allSatisfy { kill($0, 0) != 0 } }) {
             for pid in pids { kill(pid, SIGKILL) }
@@ -146,4 +155,29 @@ final class FlatpakRig: @unchecked Sendable {
         bus.stop()
         try? FileManager.default.removeItem(at: home)
     }
+}
+
+/// Xvfb on a display it chooses (`-displayfd`), for the app's window on X11 (--socket=fallback-x11).
+final class VirtualDisplay: @unchecked Sendable {
+    let process: Process
+    let display: String
+
+    init() throws {
+        let out = Pipe()
+        process = try Subprocess.start([try Subprocess.which("Xvfb"), "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
+                                       stdout: out)
+        guard let number = Subprocess.firstLine(of: out) else {
+            Subprocess.kill9(process)
+            throw HarnessError("Xvfb did not report its display")
+        }
+        display = ":" + number
+    }
+
+    /// The visible top-level windows named exactly `name` (xdotool).
+    func windows(named name: String) throws -> [String] {
+        let r = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^\(name)$"], environment: ["DISPLAY": display])
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    func stop() { Subprocess.kill9(process) }
 }

@@ -85,4 +85,30 @@ import TestSupport
         #expect(r.stdout.contains("State:") && r.stdout.contains("waiting"), "\(r.stdout)")
         #expect(rig.icaredPIDs().count == 1, "the icared it started is sandboxed")
     }
+
+    @Test func theAppsWindowRunsSandboxedAndASecondLaunchHandsOver() throws {
+        let rig = try FlatpakRig()
+        let screen = try VirtualDisplay()
+        // X11 only (no Wayland socket): flatpak hands the sandbox the display through --socket=fallback-x11.
+        let first = try rig.launch(environment: ["DISPLAY": screen.display])
+        defer {
+            // The app first (its sandbox and proxy end with it): Foundation sees `flatpak run` end only
+            // once nothing it started holds the descriptor it watches.
+            rig.stop()
+            if !waitUntil(timeout: 10, interval: 0.05, { !first.isRunning }) { kill(first.processIdentifier, SIGKILL) }
+            screen.stop()
+        }
+        #expect(waitUntil(timeout: 30, interval: 0.1) { ((try? screen.windows(named: "iCare")) ?? []).count == 1 },
+                "the app's window did not show")
+        #expect(try rig.nameHasOwner("org.icare.Reminder.Window"), "the app owns the name beneath its id")
+        let app = try #require(rig.sandboxedPIDs("icare").first, "the app runs in a sandbox")
+        #expect(FileManager.default.fileExists(atPath: "/proc/\(app)/root/.flatpak-info"))
+        #expect(waitUntil(timeout: 10, interval: 0.1) { rig.icaredPIDs().count == 1 }, "the app started icared through the bus")
+        // A second launch finds the window's name taken, calls Activate there and exits; one window stays.
+        let second = try Subprocess.run([try Subprocess.which("flatpak"), "run", FlatpakRig.appID],
+                                        environment: rig.environment.merging(["DISPLAY": screen.display]) { $1 }, timeout: 60)
+        #expect(second.status == 0, "\(second)")
+        #expect(try screen.windows(named: "iCare").count == 1)
+        #expect(rig.sandboxedPIDs("icare").count == 1)
+    }
 }
