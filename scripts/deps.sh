@@ -57,8 +57,10 @@ build_run_packages="
 # The Debian package (`make deb`, scripts/test-deb, scripts/release): debian/control's
 # Build-Depends beyond the list above, and lintian, which make deb runs on what it built.
 #   dpkg-dev debhelper fakeroot               dpkg-buildpackage, dh
+#   build-essential                           what every Debian build may assume (dpkg-buildpackage
+#                                             checks for it: a fresh Debian 13 with Swift lacked it)
 #   lintian                                   make deb's check of the package
-deb_packages="dpkg-dev debhelper fakeroot lintian"
+deb_packages="dpkg-dev debhelper fakeroot build-essential lintian"
 
 # Only the tests (scripts/test, .ci/run), the screenshots and the
 # profile: real desktops' programs, several of which (the notification
