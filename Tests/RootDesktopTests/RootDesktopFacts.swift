@@ -3,11 +3,14 @@ import TestSupport
 
 /// What the root tests read about the package and the session.
 enum RootDesktopFacts {
-    /// The version in the package's control file (dpkg-deb on the host).
+    /// The release's version of the package: its control file's (dpkg-deb on the host), without Debian's revision.
     static func packageVersion() throws -> String {
         let r = try Subprocess.run(["dpkg-deb", "--field", try DesktopRoot.package(), "Version"])
         guard r.status == 0 else { throw HarnessError("dpkg-deb --field: \(r)") }
-        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The package's version is the release's with Debian's revision (0.4.0-1); icared tells the release's.
+        guard let dash = version.lastIndex(of: "-") else { return version }
+        return String(version[..<dash])
     }
 
     /// The program behind a bus name: its process (as the root numbers it), its executable read inside.
