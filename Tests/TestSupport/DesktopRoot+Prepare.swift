@@ -5,10 +5,10 @@ extension DesktopRoot {
     public static func package() throws -> String {
         guard let deb = ProcessInfo.processInfo.environment["ICARE_DEB"], !deb.isEmpty else {
             throw HarnessError("ICARE_DEB names no package: run 'make deb', then "
-                               + "'ICARE_DEB=$PWD/build/deb/icare_VERSION_amd64.deb swift test --filter RootDesktopTests' (scripts/test does both)")
+                               + "'ICARE_DEB=$PWD/build/deb/icare_VERSION-1_amd64.deb swift test --filter RootDesktopTests' (scripts/test does both)")
         }
         guard FileManager.default.fileExists(atPath: deb) else {
-            throw HarnessError("ICARE_DEB=\(deb) is no file: run 'make deb' (it writes build/deb/icare_VERSION_amd64.deb)")
+            throw HarnessError("ICARE_DEB=\(deb) is no file: run 'make deb' (it writes build/deb/icare_VERSION-1_amd64.deb)")
         }
         return deb
     }
