@@ -16,7 +16,6 @@ import Glibc
 /// docs/architecture.md ("The app's id and its name") has the reasons.
 enum WindowName {
     static let name = "org.icare.Reminder.Window"
-    static let path = "/org/icare/Reminder"
 
     /// Registers `application` on the session bus and claims the name. True
     /// when this process is to show the window; false when an app already
@@ -37,6 +36,8 @@ enum WindowName {
         let child = g_variant_get_child_value(request, 0)
         defer { g_variant_unref(child) }
         guard g_variant_get_uint32(child) == 3 else { return true }
+        // The running app's GLib serves its interface at the path GLib derives from the id, as this one's does.
+        let path = String(cString: g_application_get_dbus_object_path(application))
         guard let shown = call(connection, name, path, "org.freedesktop.Application", "Activate",
                                [platformData()], reply: "()") else {
             let line = "icare: another iCare window owns \(name) but did not answer; opening this one\n"
