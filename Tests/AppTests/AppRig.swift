@@ -136,7 +136,7 @@ final class AppRig: @unchecked Sendable {
     func atspi(_ arguments: [String]) throws -> ProcessResult {
         let script = work.appendingPathComponent("atspi-app.py").path
         if !FileManager.default.fileExists(atPath: script) { try AppRig.script.write(toFile: script, atomically: true, encoding: .utf8) }
-        return try Subprocess.run(["/usr/bin/python3", script] + arguments, environment: environment, timeout: 20)
+        return try Subprocess.run(["/usr/bin/python3", script] + arguments, environment: environment, timeout: 60)
     }
 
     /// The app's windows: for each, its elements (visible ones only), in tree order.

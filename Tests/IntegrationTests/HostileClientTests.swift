@@ -105,7 +105,7 @@ enum HostileClient {
         return json
     }
 
-    /// Whether icared is a sanitizer build (scripts/test --sanitize): its
+    /// Whether icared is a sanitizer build (docs/hostile.md, "The sanitizers"): its
     /// shadow memory and quarantine make its memory figures far larger.
     static let sanitized = ProcessInfo.processInfo.environment["ICARE_SANITIZER"] != nil
     /// The peak memory (kB) allowed through three 32 MB calls: about what

@@ -240,4 +240,20 @@ import TestSupport
         let nobus = try Subprocess.run([icared, "--log-stderr"], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], timeout: 10)
         #expect(nobus.status == 1 && nobus.stderr.contains("Could not start"), "\(nobus)")
     }
+
+    /// The icared and icarectl the tests run are the sanitizer's when scripts/test says so
+    /// (ICARE_SANITIZER), and the plain build's otherwise: a sanitizer run that quietly ran the
+    /// plain service would find nothing (docs/hostile.md, "The sanitizers").
+    @Test func theProductsAreTheSanitizersWhenOneIsNamed() throws {
+        let sanitizer = ProcessInfo.processInfo.environment["ICARE_SANITIZER"]
+        for product in ["icared", "icarectl"] {
+            let path = try Products.path(product)
+            let binary = try Data(contentsOf: URL(fileURLWithPath: path))
+            // A symbol each instrumented binary calls and the other sanitizer's runtime does not name.
+            for (name, symbol) in [("address", "__asan_version_mismatch_check"), ("thread", "__tsan_func_entry")] {
+                let instrumented = binary.range(of: Data(symbol.utf8)) != nil
+                #expect(instrumented == (sanitizer == name), "\(product) at \(path), ICARE_SANITIZER=\(sanitizer ?? "")")
+            }
+        }
+    }
 }

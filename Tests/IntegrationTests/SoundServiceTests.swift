@@ -43,7 +43,7 @@ import TestSupport
         }
 
         func stop() {
-            // A sound's process that failed (a sanitizer report in it, under scripts/test --sanitize, exits 86) is a defect.
+            // A sound's process that failed (a sanitizer report in it, a sanitizer build's, exits 86) is a defect.
             #expect(!service.log.contains("the sound's process failed"), "log:\n\(service.log)")
             monitor.stop()
             recorder.stop()

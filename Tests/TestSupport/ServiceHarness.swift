@@ -14,11 +14,21 @@ public enum Products {
         return exe.deletingLastPathComponent().path
     }
 
-    /// The full path of a built product; throws when it was not built.
+    /// The products a sanitizer build of the service gives in place of this build's:
+    /// scripts/test runs the whole suite with AddressSanitizer's icared and icarectl
+    /// (docs/hostile.md, "The sanitizers").
+    static let sanitizedProducts: Set<String> = ["icared", "icarectl"]
+
+    /// The full path of a built product; throws when it was not built. With
+    /// ICARE_SANITIZED_BIN set, icared and icarectl are that folder's.
     public static func path(_ name: String) throws -> String {
-        let p = binDirectory + "/" + name
+        var dir = binDirectory
+        if sanitizedProducts.contains(name), let sanitized = ProcessInfo.processInfo.environment["ICARE_SANITIZED_BIN"], !sanitized.isEmpty {
+            dir = sanitized
+        }
+        let p = dir + "/" + name
         guard FileManager.default.isExecutableFile(atPath: p) else {
-            throw HarnessError("\(name) is not built in \(binDirectory); run 'swift build' before 'swift test'.")
+            throw HarnessError("\(name) is not built in \(dir); run 'swift build' before 'swift test'.")
         }
         return p
     }
@@ -83,7 +93,7 @@ public final class ServiceHarness: @unchecked Sendable {
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "WATCHDOG_USEC")
         for (k, v) in environment { env[k] = v }
-        // In a sanitizer run (scripts/test --sanitize), icared is checked for leaks, the test runner not.
+        // With a sanitizer's icared (docs/hostile.md, "The sanitizers"), icared is checked for leaks, the test runner not.
         if let options = env["ICARE_ICARED_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = options }
         p.environment = env
         p.standardInput = FileHandle.nullDevice
