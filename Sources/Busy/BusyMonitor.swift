@@ -1,11 +1,12 @@
 import DBusKit
 import SystemdKit
 
-/// Whether the person is in a call, sharing the screen or watching a video,
-/// summed from every source into one `BusyState`: PipeWire's cameras,
-/// microphones and screen casts, then the desktop's idle inhibitors
-/// (GNOME's session manager, Plasma's PowerDevil), each followed through
-/// its own events. The first busy source in that order speaks; a missing
+/// Whether the person is in a call, sharing the screen, watching a video or
+/// in a full-screen window the desktop shows no reminder over, summed from
+/// every source into one `BusyState`: PipeWire's cameras, microphones and
+/// screen casts, then the desktop's idle inhibitors (GNOME's session
+/// manager, Plasma's PowerDevil), then GNOME Shell's full screen (through
+/// iCare's extension), each followed through its own events. The first busy source in that order speaks; a missing
 /// source is logged once and the rest keeps working.
 public final class BusyMonitor {
     /// The summed state, as last reported.
@@ -26,6 +27,7 @@ public final class BusyMonitor {
         sources += [
             GnomeSessionSource(connection: session) { [unowned self] in self.problem("GNOME's session manager", $0) },
             PowerDevilSource(connection: session) { [unowned self] in self.problem("Plasma's PowerDevil", $0) },
+            ShellFullscreenSource(connection: session) { [unowned self] in self.problem("iCare's GNOME Shell extension", $0) },
         ]
     }
 

@@ -113,6 +113,7 @@ public struct StatusFormatter: Sendable {
         case "microphone": what = trc("busy source", "microphone")
         case "screen-share": what = trc("busy source", "screen sharing")
         case "video": what = trc("busy source", "video")
+        case "full-screen": what = trc("busy source", "full screen")
         default: what = s.busySource
         }
         return s.busyReason.isEmpty ? what : tr("%s (%s)", what, s.busyReason)

@@ -17,8 +17,9 @@ extension ReminderEngine {
 
     /// The busy state as observed. Starting: an idle span being counted is
     /// dropped (the person is in a call, not resting). Ending: under `defer`
-    /// the grace period begins; idleness still reported counts from now.
-    mutating func setBusy(_ on: Bool, at now: Timestamp) {
+    /// the grace period begins (unless `grace` is false); idleness still
+    /// reported counts from now.
+    mutating func setBusy(_ on: Bool, grace: Bool = true, at now: Timestamp) {
         guard on != busy else { return }
         busy = on
         if on {
@@ -29,7 +30,7 @@ extension ReminderEngine {
             }
         } else {
             busyEnded = now
-            if settings.busyPolicy == .defer { graceUntil = now + timeScale.wait(Self.busyGrace) }
+            graceUntil = grace && settings.busyPolicy == .defer ? now + timeScale.wait(Self.busyGrace) : nil
             if idleObserved { beginIdle(since: now) }
         }
         syncBusyCause()

@@ -16,7 +16,7 @@ extension ReminderEngine {
         case .sleep(let on): setAway(\.asleep, on, at: now, &out)
         case .idle(true): idleObserved = true; beginIdle(since: stamp)
         case .idle(false): idleObserved = false; endIdle(at: now, &out)
-        case .busy(let on): setBusy(on, at: now)
+        case .busy(let on, let grace): setBusy(on, grace: grace, at: now)
         case .desktopBreak(let seconds): desktopBreakTaken(seconds, at: now, &out)
         case .clockChanged: tally.rebase(to: now, calendar: calendar)
         }

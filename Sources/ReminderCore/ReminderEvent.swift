@@ -24,9 +24,11 @@ public enum ReminderEvent: Sendable, Equatable, CustomStringConvertible {
     case idle(Bool)
     /// logind's `PrepareForSleep`: going to sleep (`true`) / woke up (`false`).
     case sleep(Bool)
-    /// The person is in a call, sharing the screen or watching a video
-    /// (`true`), or no longer (`false`).
-    case busy(Bool)
+    /// The person is in a call, sharing the screen, watching a video or in a
+    /// full-screen window the desktop shows no reminder over (`true`), or no
+    /// longer (`false`). `grace: false` on the end offers a held reminder at
+    /// once (a full screen left), not after `busyGrace` (a call ended).
+    case busy(Bool, grace: Bool = true)
     /// The desktop's own break (GNOME's break reminders) was taken and ended
     /// now, after `seconds` of rest: counted as a `natural` break and a full
     /// interval starts, instead of a reminder straight after it.
@@ -48,7 +50,7 @@ public enum ReminderEvent: Sendable, Equatable, CustomStringConvertible {
         case .locked(let on): return "locked(\(on))"
         case .idle(let on): return "idle(\(on))"
         case .sleep(let on): return "sleep(\(on))"
-        case .busy(let on): return "busy(\(on))"
+        case .busy(let on, let grace): return grace ? "busy(\(on))" : "busy(\(on), no grace)"
         case .desktopBreak(let s): return "desktopBreak(\(s))"
         case .clockChanged: return "clockChanged"
         }

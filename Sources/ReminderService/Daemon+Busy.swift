@@ -14,10 +14,12 @@ extension Daemon {
     }
 
     /// Shows the new busy state and tells the engine, in one `PropertiesChanged`.
+    /// A full screen left offers a held reminder at once; a call ended, after the grace.
     func busyChanged(_ state: BusyState) {
         announcingChanges {
+            let grace = busyState.source != BusyState.fullScreen
             busyState = state
-            deliver(.busy(state.active))
+            deliver(.busy(state.active, grace: grace))
         }
     }
 }

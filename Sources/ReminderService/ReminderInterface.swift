@@ -151,16 +151,19 @@ enum ReminderInterface {
             Property("Busy", "b", doc: """
                 A call, a screen share or a video is going on: a camera, a microphone recording
                 or a screen cast running in PipeWire, or an app holding off the desktop's screen
-                saver; what it does follows BusyPolicy.
+                saver; or a full-screen window hides reminders (GNOME Shell, through iCare's
+                extension). What it does follows BusyPolicy.
                 """, read: { .bool(b.busyState.active) }),
             Property("BusySource", "s", doc: """
-                What makes the person busy: camera, microphone or screen-share (PipeWire), or
-                video (a screen-saver inhibitor); "" when not busy.
+                What makes the person busy: camera, microphone or screen-share (PipeWire),
+                video (a screen-saver inhibitor) or full-screen (in that order when several
+                are); "" when not busy.
                 """, read: { .string(b.busyState.source) }),
             Property("BusyReason", "s", doc: """
                 Who: the application using the camera, microphone or screen cast, as PipeWire
                 names it, or the inhibitor's "app id: reason" (for example
-                "org.mozilla.firefox: Playing video"); "" when not busy or not said.
+                "org.mozilla.firefox: Playing video"), or which desktop hides reminders over a
+                full-screen window; "" when not busy or not said.
                 """, read: { .string(b.busyState.reason) }),
             Property("DesktopEyeBreaks", "b", doc: """
                 GNOME's own eyesight break reminders are on too (org.gnome.desktop.break-reminders

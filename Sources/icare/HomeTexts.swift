@@ -38,6 +38,10 @@ enum HomeTexts {
         default: break
         }
         if s.busy && s.state != "paused" {
+            if s.busySource == "full-screen" {
+                // TRANSLATORS: the app's home view while a window fills the screen (GNOME shows no reminder over it).
+                return tr("Busy: a window is in full screen.")
+            }
             // TRANSLATORS: the app's home view while a call or video goes on and reminders still come.
             return tr("Busy: in a call or a video.")
         }

@@ -149,4 +149,39 @@ import LoopSupport
         _ = try inhibitOnGnome(h, try h.client())
         #expect(try h.waitFor("busy video: org.mozilla.firefox: Playing video"))
     }
+
+    /// A window in full screen on GNOME Shell, as iCare's extension says it: busy while it lasts,
+    /// free when it ends or the extension goes; a call speaks before it.
+    @Test func aFullScreenWindowOnGnomeShellAsTheExtensionSaysIt() throws {
+        let h = try BusyHarness()
+        let ring = FakeShellRing(fullscreen: true)
+        try h.appear(ring)
+        try h.startMonitor()
+        #expect(try h.waitFor("busy full-screen: GNOME Shell"))
+        #expect(try h.found() == ["iCare's GNOME Shell extension"])
+        try h.loop.sync { ring.set(false) }
+        #expect(try h.waitFor("free"))
+        let session = FakeGnomeSession()
+        try h.appear(session)
+        try h.loop.sync { ring.set(true) }
+        #expect(try h.waitFor("busy full-screen: GNOME Shell"))
+        let firefox = try h.client()
+        let cookie = try inhibitOnGnome(h, firefox)
+        #expect(try h.waitFor("busy video: org.mozilla.firefox: Playing video"))
+        let (name, path, iface) = Self.gnome
+        _ = try h.call(firefox, name, path, iface, "Uninhibit", [.uint32(cookie)])
+        #expect(try h.waitFor("busy full-screen: GNOME Shell"))
+        try h.vanish(ring)
+        #expect(try h.waitFor("free"))
+    }
+
+    /// The extension before it served the property owns only the name: nothing is known, nothing breaks.
+    @Test func anExtensionWithoutThePropertyIsNoFullScreen() throws {
+        let h = try BusyHarness()
+        try h.appear(FakeShellRing(fullscreen: true, servesObject: false))
+        try h.startMonitor()
+        #expect(try waitUntil { try h.found() == ["iCare's GNOME Shell extension"] })
+        #expect(try !waitUntil(timeout: 0.5) { try h.state() != "free" })
+    }
 }
+

@@ -96,4 +96,38 @@ import LoopSupport
         #expect(s.log.contains("Busy (video): "), "log:\n\(s.log)")
         #expect(s.log.components(separatedBy: "Plasma's PowerDevil is not on the session bus").count == 2, "logged once:\n\(s.log)")
     }
+
+    /// Issue 40: GNOME Shell shows no banner over a full-screen window, and iCare's extension says
+    /// when one is there. The reminder due meanwhile is held (never a skip), `icarectl status` says
+    /// why, and it goes out once when the window leaves full screen.
+    @Test func aReminderHeldWhileAWindowIsInFullScreenGoesOutWhenItLeaves() throws {
+        // Interval 15 min at scale 600: 1.5 s.
+        let s = try ServiceHarness(config: "Interval = 15m\n", start: false)
+        defer { s.stop() }
+        let desktop = try LoopThread()
+        desktop.start()
+        defer { desktop.stop() }
+        let shell = FakeShellRing(fullscreen: true)
+        try shell.appear(on: desktop, address: s.bus.address)
+        try s.start(arguments: ["--log-stderr", "--debug", "--time-scale", "600"])
+        #expect(try waitUntil { try s.string("BusySource") == "full-screen" }, "log:\n\(s.log)")
+        #expect(try s.property("Busy") == "b true")
+        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        defer { monitor.stop() }
+        #expect(try waitUntil(timeout: 5) { try s.string("State") == "due" }, "log:\n\(s.log)")
+        Thread.sleep(forTimeInterval: 3.5)
+        #expect(monitor.signals("BreakDue").isEmpty && monitor.signals("BreakSkipped").isEmpty)
+        #expect(try s.number("SkippedToday") == 0)
+        let status = try Subprocess.run([try Products.path("icarectl"), "status"], environment: s.environment)
+        #expect(status.stdout.contains("full screen (GNOME Shell)"), "\(status)")
+
+        try desktop.sync { shell.set(false) }
+        #expect(try waitUntil { try s.property("Busy") == "b false" }, "log:\n\(s.log)")
+        #expect(waitUntil(timeout: 5) { monitor.signals("BreakDue").count == 1 }, "log:\n\(s.log)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(monitor.signals("BreakDue").count == 1, "once")
+        #expect(try s.number("SkippedToday") == 0)
+        #expect(s.log.contains("Busy (full-screen): GNOME Shell."), "log:\n\(s.log)")
+    }
 }
+

@@ -43,6 +43,20 @@ import Testing
         #expect(s.log == [.breakDue(at: end + grace)])  // once
     }
 
+    /// A full-screen window (a game, a presentation) left: the held reminder goes out at once,
+    /// never counted as skipped; no grace as after a call.
+    @Test func aReminderHeldForAFullScreenGoesOutAsSoonAsItEnds() throws {
+        var s = sim(.defer)
+        #expect(try s.send(.busy(true)).isEmpty)
+        s.run(until: t0 + 65 * minute)
+        #expect(s.log.isEmpty && s.status.reminderHeld && s.status.skippedToday == 0)
+        let end = t0 + 65 * minute
+        #expect(try s.send(.busy(false, grace: false)) == [.breakDue(at: end)])
+        #expect(s.status.state == .due && !s.status.reminderHeld && s.status.nextBreak == end)
+        s.run(until: end + 19 * minute)
+        #expect(s.log == [.breakDue(at: end)])
+    }
+
     @Test func aReminderFallingDueInTheGraceWaitsForItsEnd() throws {
         var s = sim(.defer)
         try s.send(.busy(true))
