@@ -11,12 +11,13 @@ public final class GnomeBannerShell: @unchecked Sendable {
     public let root: DesktopRoot
     public let session: DesktopRootSession
 
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
+    /// `extensions`: more to enable beside the tests' Eval (e.g. iCare's own, installed by the package).
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], extensions: [String] = []) throws {
         root = try DesktopRoot(release)
         do {
             session = try DesktopRootSession.gnome(root, variables: variables)
             try session.installEvalExtension()
-            try session.prepareGnomeShell(extensions: [DesktopRootSession.evalExtension])
+            try session.prepareGnomeShell(extensions: [DesktopRootSession.evalExtension] + extensions)
             try startShell()
         } catch {
             root.stop()

@@ -1,0 +1,44 @@
+import Testing
+import Foundation
+import TestSupport
+
+/// Issue 40 on the real GNOME Shell 48.7 and 50.5, iCare installed from its package with its
+/// extension on: while a window fills the screen the Shell shows no reminder banner, and
+/// icared, told by the extension, holds the reminder back instead of counting it skipped;
+/// when the window leaves full screen the reminder's banner shows.
+@Suite struct GnomeFullscreenInRootTests {
+    @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
+    func aReminderWaitsForAFullScreenWindowAndShowsWhenItLeaves(_ release: DesktopRoot.Release) throws {
+        let shell = try GnomeBannerShell(release, variables: ["ICARE_TIME_SCALE": "90"], extensions: [ShellExtensionRig.uuid])
+        defer { shell.stop() }
+        _ = try shell.root.folder("config/icare")
+        // 30 min at scale 90: 20 s, time for the window to open and fill the screen first.
+        try "Interval = 30m\nBreakDuration = 10s\n"
+            .write(to: shell.root.work.appendingPathComponent("config/icare/config"), atomically: true, encoding: .utf8)
+        _ = try shell.session.icareProperty("Version")
+        try shell.session.start(["icare"], log: "icare.log", environment: ["GSK_RENDERER": "cairo", "GDK_BACKEND": "wayland"])
+        let opened = try waitUntil(timeout: 30, interval: 0.3) { try shell.windows().contains("org.icare.Reminder:") }
+        try #require(opened, "no iCare window: \((try? shell.windows()) ?? "")\n\(shell.session.log("icare.log"))")
+        // The window to full screen, as F11 or a game does it.
+        let window = "global.get_window_actors().map(a => a.meta_window).find(w => w.get_gtk_application_id() === 'org.icare.Reminder')"
+        _ = try shell.eval("\(window).make_fullscreen()")
+        let held = try waitUntil(timeout: 10, interval: 0.2) { try shell.session.icareProperty("BusySource") == "(<'full-screen'>,)" }
+        let source = (try? shell.session.icareProperty("BusySource")) ?? "?"
+        try #require(held, "icared did not hear of the full screen: \(source)\n\(shell.shellLog.suffix(2000))")
+        #expect(try shell.eval("Main.layoutManager.primaryMonitor.inFullscreen") == "true")
+
+        // Due, and past a whole interval more: no banner, nothing skipped.
+        #expect(try waitUntil(timeout: 30, interval: 0.2) { try shell.session.icareProperty("State") == "(<'due'>,)" })
+        Thread.sleep(forTimeInterval: 25)
+        #expect(try shell.bannerTitle() == "")
+        #expect(try shell.session.icareProperty("SkippedToday") == "(<uint32 0>,)")
+        #expect(try shell.session.icareProperty("State") == "(<'due'>,)")
+
+        _ = try shell.eval("\(window).unmake_fullscreen()")
+        #expect(try waitUntil(timeout: 10, interval: 0.2) { try shell.session.icareProperty("Busy") == "(<false>,)" })
+        let shown = try waitUntil(timeout: 10, interval: 0.1) { try shell.bannerTitle() == "Time for an eye break" }
+        let listed = (try? shell.listedTitles()) ?? "?"
+        #expect(shown, "no reminder banner after the full screen ended; listed: \(listed)")
+        #expect(try shell.session.icareProperty("SkippedToday") == "(<uint32 0>,)")
+    }
+}
