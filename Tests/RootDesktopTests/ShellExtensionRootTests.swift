@@ -21,7 +21,7 @@ import TestSupport
         let steps = ShellExtensionSteps(rig: rig)
         try steps.activeWithoutErrors()
         try steps.menuActions()
-        try steps.icarectlShowsWithinASecond()
+        try steps.icarectlShowsInTheTopBar()
         try steps.icaredStoppedAndStartedAgain()
         try steps.fiftyDisablesAndEnables()
         try steps.oneRingWithTheAppIndicatorExtension()
