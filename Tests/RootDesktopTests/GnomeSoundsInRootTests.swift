@@ -17,20 +17,24 @@ import TestSupport
         let sound = try RootSound(rig.session)
         #expect(sound.sounds.isEmpty, "heard before any reminder: \(sound.sounds)")
 
-        // The reminder: one sound, from the shell, as it appears.
+        // The reminder, and a click on its Start while the banner shows (unhovered, GNOME hides it after 4 s).
         let box = try rig.waitForReminder(breakSeconds: 10)
         let due = try #require(try rig.number("NextBreak"), "in due NextBreak is when the reminder went out")
         #expect(try rig.session.icareProperty("SoundPlayedBy") == "(<'notification-server'>,)")
-        let heard = try rig.whileMoving(timeout: 4) { !sound.sounds.isEmpty }
-        let shellLog = rig.shell.shellLog.suffix(1500)
-        #expect(heard, "no sound with the reminder; streams \(sound.streams); shell:\n\(shellLog)")
-        let bell = try #require(sound.sounds.first)
-        #expect(bell.onset >= due && bell.onset - due <= 1_500_000, "\(bell), the reminder went out at \(due)")
-
-        // A click on Start; the countdown is silent; the end of the break is heard once.
         _ = try rig.clickButton("Start", onBanner: box)
         #expect(try rig.waitForState("break"), "Start clicked: \(rig.state())")
         let ends = try #require(try rig.number("BreakEnds"))
+
+        // One sound with the reminder, from the shell, as it appeared: not before, and well before the break's end
+        // (how long after is printed: the Shell's own player on a loaded machine took up to 4 s).
+        let heard = waitUntil(timeout: 6, interval: 0.05) { !sound.sounds.isEmpty }
+        let shellLog = rig.shell.shellLog.suffix(1500)
+        #expect(heard, "no sound with the reminder; streams \(sound.streams); shell:\n\(shellLog)")
+        let bell = try #require(sound.sounds.first)
+        #expect(bell.onset >= due && bell.onset < ends - 2_000_000, "\(bell), the reminder went out at \(due), the break ends at \(ends)")
+        print("GNOME Shell \(release.gnomeShell): the reminder's sound began \((Int64(bell.onset) - Int64(due)) / 1000) ms after it went out")
+
+        // The countdown is silent; the end of the break is heard once.
         let duringBreak = sound.sounds
         _ = try waitUntil(timeout: 20, interval: 0.05) { try rig.session.icareProperty("State") != "(<'break'>,)" }
         #expect(try rig.number("CompletedToday") == 1)
