@@ -63,12 +63,8 @@ import TestSupport
     func aReminderShowsWhileTheICareWindowHasTheFocus(_ release: DesktopRoot.Release) throws {
         let shell = try GnomeBannerShell(release, variables: ["ICARE_TIME_SCALE": "90"])
         defer { shell.stop() }
-        _ = try shell.root.folder("config/icare")
         // 30 min at scale 90: 20 s, time for the window to open first.
-        try "Interval = 30m\nBreakDuration = 10s\n"
-            .write(to: shell.root.work.appendingPathComponent("config/icare/config"), atomically: true, encoding: .utf8)
-        _ = try shell.session.icareProperty("Version")
-        try shell.session.start(["icare"], log: "icare.log", environment: ["GSK_RENDERER": "cairo", "GDK_BACKEND": "wayland"])
+        try shell.openICare(config: "Interval = 30m\nBreakDuration = 10s\n")
         var window: [Int] = []
         _ = try waitUntil(timeout: 30, interval: 0.3) {
             let own = try shell.windows().split(separator: " ").first { $0.hasPrefix("org.icare.Reminder:") }

@@ -11,12 +11,8 @@ import TestSupport
     func aReminderWaitsForAFullScreenWindowAndShowsWhenItLeaves(_ release: DesktopRoot.Release) throws {
         let shell = try GnomeBannerShell(release, variables: ["ICARE_TIME_SCALE": "90"], extensions: [ShellExtensionRig.uuid])
         defer { shell.stop() }
-        _ = try shell.root.folder("config/icare")
         // 30 min at scale 90: 20 s, time for the window to open and fill the screen first.
-        try "Interval = 30m\nBreakDuration = 10s\n"
-            .write(to: shell.root.work.appendingPathComponent("config/icare/config"), atomically: true, encoding: .utf8)
-        _ = try shell.session.icareProperty("Version")
-        try shell.session.start(["icare"], log: "icare.log", environment: ["GSK_RENDERER": "cairo", "GDK_BACKEND": "wayland"])
+        try shell.openICare(config: "Interval = 30m\nBreakDuration = 10s\n")
         let opened = try waitUntil(timeout: 30, interval: 0.3) { try shell.windows().contains("org.icare.Reminder:") }
         try #require(opened, "no iCare window: \((try? shell.windows()) ?? "")\n\(shell.session.log("icare.log"))")
         // The window to full screen, as F11 or a game does it.

@@ -115,6 +115,15 @@ public final class GnomeBannerShell: @unchecked Sendable {
             """).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
     }
 
+    /// Writes iCare's config, starts icared (D-Bus activation) and opens the app's window on the Shell's
+    /// Wayland (GTK drawing with cairo: no GPU in the root).
+    public func openICare(config: String) throws {
+        _ = try root.folder("config/icare")
+        try config.write(to: root.work.appendingPathComponent("config/icare/config"), atomically: true, encoding: .utf8)
+        _ = try session.icareProperty("Version")
+        try session.start(["icare"], log: "icare.log", environment: ["GSK_RENDERER": "cairo", "GDK_BACKEND": "wayland"])
+    }
+
     /// A person's pointer on the 1280×800 screen.
     public func pointer() throws -> GnomeShellHand {
         try GnomeShellHand(environment: ["DBUS_SESSION_BUS_ADDRESS": session.environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""])
