@@ -27,7 +27,7 @@ done
 
 # Building and running iCare (scripts/run, make, make install).
 build_run_packages="
-  pkg-config libdbus-1-dev libsystemd-dev libstdc++-12-dev
+  pkg-config libdbus-1-dev libsystemd-dev g++
   libwayland-dev libpipewire-0.3-dev libpipewire-0.3-modules
   dbus-daemon dbus-bin
   gettext appstream make
@@ -36,8 +36,11 @@ build_run_packages="
 "
 # What each is for:
 #   pkg-config libdbus-1-dev libsystemd-dev   build (module maps, pkg-config)
-#   libstdc++-12-dev                          build: the release icared links libstdc++.a
-#                                             (Sources/icared/link)
+#   g++                                       build: the release icared links libstdc++.a
+#                                             (Sources/icared/link) from the default compiler's
+#                                             libstdc++-N-dev, which g++ brings (12 on Debian 12, 14
+#                                             on Debian 13): Swift's clang looks in the newest GCC's
+#                                             folder, so libstdc++-12-dev alone fails on Debian 13
 #   libwayland-dev                            build (the Wayland idle watch's module map)
 #   libpipewire-0.3-dev                       build (the PipeWire busy source's module map)
 #   libpipewire-0.3-modules                   run: libpipewire's native protocol, without which icared
