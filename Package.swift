@@ -155,13 +155,15 @@ let package = Package(
         .target(name: "Sound", dependencies: ["CCanberra", "SystemdKit", "ReminderCore", "DesktopWatch", "ICareFiles"], swiftSettings: lean),
         // Phones linked by KDE Connect and GSConnect: which can be reminded, and one ping each with a reminder.
         .target(name: "Phones", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore"], swiftSettings: lean),
+        // The phone as a remote: iCare's Start, Snooze, Skip and Pause in each linked phone's Run command list.
+        .target(name: "PhoneRemote", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones"],
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -193,6 +195,7 @@ let package = Package(
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore", "DBusKit"]),
         .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit"]),
+        .testTarget(name: "PhoneRemoteTests", dependencies: ["PhoneRemote", "ICareFiles", "TestSupport"]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         // The app (icare) on Xvfb against the real icared, through the accessibility tree.

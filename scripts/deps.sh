@@ -98,7 +98,7 @@ test_packages="
   libfaketime
   debootstrap curl
   flatpak
-  kdeconnect
+  kdeconnect python3-pyqt5
   gnome-shell-extension-gsconnect
 "
 # What each is for:
@@ -168,6 +168,8 @@ test_packages="
 #   kdeconnect                                a real kdeconnectd paired with a fake phone (Tests/TestSupport/
 #                                             fake-phone.py) in a private network namespace: what a phone
 #                                             receives from the desktop (KDEConnectRig, KDEConnectRigTests)
+#   python3-pyqt5                             Qt's own QSettings and QLockFile, writing and reading KDE
+#                                             Connect's Run command lists beside iCare (PhoneRemoteTests)
 #   gnome-shell-extension-gsconnect           GSConnect's service (gjs, under Xvfb) paired with the same fake
 #                                             phone in a private network namespace: what a phone receives
 #                                             through GSConnect (GSConnectRig, GSConnectRigTests)

@@ -37,7 +37,7 @@ public enum Directory {
 
     /// The names in `path` except `.` and `..` (`opendir`, `readdir`); an
     /// absent directory has none.
-    static func names(in path: String) throws(FileError) -> [String] {
+    public static func names(in path: String) throws(FileError) -> [String] {
         guard let stream = opendir(path) else {
             let code = errno
             if code == ENOENT { return [] }

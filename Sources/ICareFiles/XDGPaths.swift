@@ -12,6 +12,8 @@ import Glibc
 /// As the specification says, an `XDG_*` value that is empty or not an
 /// absolute path is ignored and the default is used.
 public struct XDGPaths: Equatable, Sendable {
+    /// `$XDG_CONFIG_HOME` itself (other programs' settings are beneath it: KDE Connect's).
+    public let configHome: String
     /// `$XDG_CONFIG_HOME/icare`.
     public let configDirectory: String
     /// `$XDG_STATE_HOME/icare`.
@@ -35,6 +37,7 @@ public struct XDGPaths: Equatable, Sendable {
     public init(environment: [String: String]) throws(XDGError) {
         let config = try Self.base(environment, "XDG_CONFIG_HOME", default: ".config")
         let state = try Self.base(environment, "XDG_STATE_HOME", default: ".local/state")
+        configHome = config
         configDirectory = config + "/icare"
         stateDirectory = state + "/icare"
         dconfDatabase = config + "/dconf/user"

@@ -1,10 +1,12 @@
 import DBusKit
 import Phones
+import PhoneRemote
 
 /// The phones KDE Connect and GSConnect link (the `Phones` target): listed in
 /// `Phones`, tapped once with each reminder while `PhoneReminders` is on, and
 /// the notifier kept from sending a phone that mirrors the desktop a buzz a
-/// second (docs/phones.md).
+/// second (docs/phones.md); and the phones as a remote (the `PhoneRemote`
+/// target): iCare's commands in their Run command lists.
 extension Daemon {
     func startPhones(_ bus: Connection) {
         let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf)
@@ -18,12 +20,19 @@ extension Daemon {
         let previous = changeHook
         changeHook = { [unowned self] in
             // Before the notifier: both act on the same reminder.
+            self.phoneRemote?.update(status: self.status, settings: self.engine.settings)
             self.phones?.update(status: self.status, settings: self.engine.settings,
-                                message: Texts.phoneReminder(breakSeconds: self.engine.settings.breakDuration))
+                                message: Texts.phoneReminder(breakSeconds: self.engine.settings.breakDuration,
+                                                             fromPhone: self.phoneRemote?.offersCommands ?? false))
             previous?()
         }
         tellNotifierAboutPhones()
         phones.start()
+        let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome,
+                                 icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames)
+        phoneRemote = remote
+        remote.start()
+        remote.update(status: status, settings: engine.settings)
     }
 
     private func tellNotifierAboutPhones() {

@@ -11,6 +11,7 @@ import Presence
 import StatusItem
 import Sound
 import Phones
+import PhoneRemote
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
 /// and the adapters that feed it events and carry out its effects.
@@ -50,6 +51,7 @@ public final class Daemon {
     var screenTime: ScreenTimeWatch?
     var eventSounds: EventSounds?
     var phones: PhoneReminders?
+    var phoneRemote: PhoneRemote?
     /// The phones as `Phones` lists them, as last announced.
     var phoneLabels: [String] = []
     /// Who plays the sounds, as last announced (`SoundPlayedBy`; see Daemon+Sound).

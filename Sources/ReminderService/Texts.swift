@@ -1,5 +1,6 @@
 import ReminderCore
 import Localization
+import PhoneRemote
 
 /// Every text iCare shows a person, in one place: short, friendly, honest.
 /// The 20-20-20 rule relieves eye strain while it is practised; nothing
@@ -51,10 +52,17 @@ enum Texts {
     }
 
     /// The ping a phone gets with a reminder (KDE Connect and GSConnect show it as a notification of theirs).
-    static func phoneReminder(breakSeconds: UInt32) -> String {
-        trn("iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d second.",
-            "iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d seconds.",
-            Int(breakSeconds), breakSeconds)
+    /// `fromPhone`: the phone offers iCare's commands (KDE Connect's Run command), and the ping says so.
+    static func phoneReminder(breakSeconds: UInt32, fromPhone: Bool) -> String {
+        let reminder = trn("iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d second.",
+                           "iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d seconds.",
+                           Int(breakSeconds), breakSeconds)
+        return fromPhone ? reminder + " " + tr("Start it from your phone under Run command.") : reminder
+    }
+    /// iCare's entries in a phone's Run command list.
+    static var phoneCommandNames: PhoneCommandNames {
+        PhoneCommandNames(start: tr("Start eye break"), snooze: tr("Snooze eye break"), skip: tr("Skip eye break"),
+                          pause: tr("Pause eye breaks for an hour"), resume: tr("Resume eye breaks"))
     }
 
     // icared's own messages on the terminal and in the log.

@@ -94,9 +94,11 @@ class Phone:
             "deviceName": self.args.name,
             "deviceType": "phone",
             "protocolVersion": self.args.protocol,
-            # The desktop loads a plugin when the phone takes what it sends: ping and notifications.
-            "incomingCapabilities": ["kdeconnect.ping", "kdeconnect.notification"],
-            "outgoingCapabilities": ["kdeconnect.ping", "kdeconnect.notification"],
+            # The desktop loads a plugin when the phone takes what it sends: ping, notifications, and
+            # Run command (the list comes as kdeconnect.runcommand; the phone asks with
+            # kdeconnect.runcommand.request {"key": …}), as the Android app declares them.
+            "incomingCapabilities": ["kdeconnect.ping", "kdeconnect.notification", "kdeconnect.runcommand"],
+            "outgoingCapabilities": ["kdeconnect.ping", "kdeconnect.notification", "kdeconnect.runcommand.request"],
         }
 
     # -- connection

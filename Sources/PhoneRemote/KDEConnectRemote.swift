@@ -1,0 +1,206 @@
+import Glibc
+import DBusKit
+import DesktopWatch
+import ICareFiles
+import SystemdKit
+
+/// iCare's commands in each paired phone's Run command list, through KDE
+/// Connect: the list is a file per phone (`RunCommandFile`), written under
+/// QSettings' own lock (`QtLockFile`), then the signal `configChanged`
+/// (`org.kde.kdeconnect.config` on `/kdeconnect/<id>/kdeconnect_runcommand`)
+/// makes kdeconnectd send the new list to the phone at once. The paired
+/// phones come from `deviceNames(false, true)` on `/modules/kdeconnect`,
+/// read again on each of the daemon's and the devices' signals; a
+/// `configChanged` from anyone (KDE Connect's settings page writes the same
+/// file) makes iCare check its entries again. Lists of phones no longer
+/// paired lose iCare's entries. See docs/phones.md for every shape and where
+/// it was verified.
+final class KDEConnectRemote {
+    static let busName = BusName("org.kde.kdeconnect")
+    static let daemonPath = ObjectPath("/modules/kdeconnect")
+    static let daemonInterface = InterfaceName("org.kde.kdeconnect.daemon")
+    static let deviceInterface = InterfaceName("org.kde.kdeconnect.device")
+    static let configInterface = "org.kde.kdeconnect.config"
+    static let plugin = "kdeconnect_runcommand"
+    static let provider = "KDE Connect"
+
+    private let connection: Connection
+    private let loop: EventLoop
+    private let log: Log
+    private let problems: ProblemLog
+    /// `$XDG_CONFIG_HOME/kdeconnect`.
+    private let folder: String
+    private let server: BusNameFollower
+    private var subscriptions: [SignalSubscription] = []
+    private var reading = false
+    private var readAgain = false
+    /// The paired phones' ids; nil while unknown (kdeconnectd not running, or not read yet): then no list is touched.
+    private var paired: [String]?
+    /// Phones seen reachable without Run command, each logged once.
+    private var toldOff: Set<String> = []
+    private var retry: EventSource?
+    private var retries = 0
+    /// Runs when `offering` changes.
+    var onChange: (() -> Void)?
+    /// The paired phones whose list holds iCare's commands now.
+    private(set) var offering: [String] = [] { didSet { if offering != oldValue { onChange?() } } }
+
+    /// What each paired phone's list should hold of iCare's (none: iCare's entries removed).
+    var wanted: [JSONObjectText.Member] = [] {
+        didSet { if wanted != oldValue { apply() } }
+    }
+
+    init(connection: Connection, loop: EventLoop, log: Log, problems: ProblemLog, configHome: String) {
+        self.connection = connection
+        self.loop = loop
+        self.log = log
+        self.problems = problems
+        folder = configHome + "/kdeconnect"
+        server = BusNameFollower(connection: connection, name: Self.busName)
+    }
+
+    func start() {
+        for interface in [Self.daemonInterface, Self.deviceInterface] {
+            subscriptions.append(connection.subscribe(MatchRule(sender: Self.busName.rawValue, interface: interface.rawValue)) {
+                [unowned self] _ in self.refresh()
+            })
+        }
+        subscriptions.append(connection.subscribe(MatchRule(interface: Self.configInterface, member: "configChanged")) {
+            [unowned self] message in
+            if message.path?.hasSuffix("/" + Self.plugin) == true { self.apply() }
+        })
+        server.start { [unowned self] owner in
+            self.reading = false
+            self.readAgain = false
+            self.paired = nil
+            if owner == nil { self.offering = [] } else { self.refresh() }
+        }
+    }
+
+    /// Reads the paired phones, then the reachable ones' plugins (one read at a time).
+    private func refresh() {
+        guard server.owner != nil else { return }
+        guard !reading else { readAgain = true; return }
+        reading = true
+        readDevices(reachableOnly: false) { [unowned self] paired in
+            guard let paired else { return self.finish(nil) }
+            self.readDevices(reachableOnly: true) { [unowned self] reachable in
+                self.checkPlugins(Array((reachable ?? []).filter(paired.contains))) { self.finish(paired) }
+            }
+        }
+    }
+
+    private func finish(_ found: [String]?) {
+        reading = false
+        if let found { paired = found }
+        apply()
+        if readAgain { readAgain = false; refresh() }
+    }
+
+    private func readDevices(reachableOnly: Bool, _ done: @escaping ([String]?) -> Void) {
+        server.call(Self.daemonPath, Self.daemonInterface, "deviceNames", [.bool(reachableOnly), .bool(true)]) { [unowned self] result in
+            guard case .success(let reply) = result, let names = reply.single("a{ss}")?.stringDictionary else {
+                self.problems.report(Self.provider, .reply, "deviceNames did not answer as 'a{ss}'", consequence: "no commands on its phones")
+                return done(nil)
+            }
+            done(Array(names.keys.filter(Self.isDeviceId).sorted().prefix(16)))
+        }
+    }
+
+    /// Logs once each reachable phone that does not take commands (Run command off on it or here).
+    private func checkPlugins(_ ids: [String], _ done: @escaping () -> Void) {
+        guard let id = ids.first, let path = ObjectPath(rawValue: Self.daemonPath.rawValue + "/devices/" + id) else { return done() }
+        server.call(path, Self.deviceInterface, "loadedPlugins") { [unowned self] result in
+            if case .success(let reply) = result, let plugins = reply.single("as")?.strings,
+               !plugins.contains(Self.plugin), self.toldOff.insert(id).inserted {
+                self.log.info("Phones: KDE Connect's phone \(id) has Run command off; iCare's commands wait in its list until it is on.")
+            }
+            self.checkPlugins(Array(ids.dropFirst()), done)
+        }
+    }
+
+    /// Brings every list in line with `wanted`: the paired phones' hold iCare's entries, all others none.
+    private func apply() {
+        guard let paired else { return }
+        var held = false
+        var nowOffering: [String] = []
+        let others = ((try? Directory.names(in: folder)) ?? []).filter { Self.isDeviceId($0) && !paired.contains($0) }
+        for id in paired + others.sorted() {
+            let members = paired.contains(id) ? wanted : []
+            switch write(id, members) {
+            case .changed:
+                if paired.contains(id) { announce(id) }
+                if !members.isEmpty { nowOffering.append(id) }
+            case .unchanged:
+                if !members.isEmpty { nowOffering.append(id) }
+            case .held:
+                held = true
+            case .failed:
+                break
+            }
+        }
+        offering = nowOffering
+        if held { retryShortly() } else { retries = 0 }
+    }
+
+    private enum Outcome { case changed, unchanged, held, failed }
+
+    private func write(_ id: String, _ members: [JSONObjectText.Member]) -> Outcome {
+        let directory = folder + "/" + id + "/" + Self.plugin
+        let file = directory + "/config"
+        let where_ = "\(Self.provider) (phone \(id))"
+        do {
+            let before = try AtomicFile.readIfPresent(file, limit: 1 << 20)
+            if before == nil, members.isEmpty { return .unchanged }
+            guard try RunCommandFile.merged(before, ours: members, ourKeys: PhoneCommands.keys) != nil else { return .unchanged }
+            try Directory.ensure(directory)
+            let lock = try QtLockFile.lock(file)
+            defer { withExtendedLifetime(lock) {} }
+            // Read again under the lock: the file may have changed since.
+            let current = try AtomicFile.readIfPresent(file, limit: 1 << 20)
+            guard let text = try RunCommandFile.merged(current, ours: members, ourKeys: PhoneCommands.keys) else { return .unchanged }
+            try AtomicFile.write(text, to: file)
+            return .changed
+        } catch let problem as RunCommandFile.Problem {
+            problems.report(where_, .file, "\(file): \(problem)", consequence: "that list is left as it is")
+        } catch QtLockFile.Refusal.held {
+            return .held
+        } catch QtLockFile.Refusal.failed(let error) {
+            problems.report(where_, .file, "its Run command list cannot be locked: \(error)", consequence: "no iCare commands in it")
+        } catch {
+            problems.report(where_, .file, "its Run command list: \(error)", consequence: "no iCare commands in it")
+        }
+        return .failed
+    }
+
+    /// Tells kdeconnectd the list changed: it sends it to the phone at once.
+    private func announce(_ id: String) {
+        guard let path = ObjectPath(rawValue: "/kdeconnect/" + id + "/" + Self.plugin) else { return }
+        connection.send(Message.signal(path: path, interface: InterfaceName(Self.configInterface), member: MemberName("configChanged")))
+    }
+
+    /// QSettings holds its lock for a moment: try again in a quarter second, for at most 40 s (a lock
+    /// older than 30 s is stale and removed).
+    private func retryShortly() {
+        retries += 1
+        guard retries <= 160 else {
+            problems.report(Self.provider, .file, "a Run command list stayed locked by another program for 40 s",
+                            consequence: "iCare tries again at the next change")
+            retries = 0
+            return
+        }
+        if retry == nil {
+            retry = try? loop.addTimer(clock: .monotonic, at: 0, accuracy: 50_000) { [unowned self] in self.apply() }
+        }
+        retry?.setTime(Clock.monotonic.now() + 250_000)
+        retry?.setEnabled(.oneshot)
+    }
+
+    /// A device id that is one path element and one object path element: KDE Connect's are
+    /// `[A-Za-z0-9_]` (a name owner could claim anything: docs/hostile.md).
+    static func isDeviceId(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
+        }
+    }
+}
