@@ -1,0 +1,63 @@
+import Testing
+import Foundation
+import TestSupport
+
+/// The phone remote when things go wrong, with the real kdeconnectd 22.12 and the fake phone
+/// (`PhoneRemoteTests.Rig`): a phone unpaired, kdeconnectd stopped and started again while the
+/// setting changes, a list file iCare cannot read. The desktop's reminders go on in each.
+@Suite(.serialized) struct PhoneRemoteFaultTests {
+    typealias Rig = PhoneRemoteTests.Rig
+
+    func hasOurs(_ rig: Rig) throws -> Bool {
+        let keys = Set(try rig.listInFile().keys)
+        return Set(PhoneRemoteTests.ours).isSubset(of: keys)
+    }
+
+    @Test func anUnpairedPhonesListLosesICaresCommandsAndKeepsTheirs() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n")
+        defer { rig.stop() }
+        try rig.addTheirOwn("their-lamp", name: "Lamp")
+        try rig.start()
+        _ = try rig.waitForList(withOurs: true)
+        try rig.phone.unpair()
+        // KDE Connect keeps an unpaired phone's settings folder: iCare takes its own entries out of it.
+        let gone = try waitUntil(timeout: 10) { try !self.hasOurs(rig) }
+        #expect(gone, "an unpaired phone's list still has iCare's commands: \((try? rig.listInFile()) ?? [:])\n\(rig.service.log)")
+        #expect(try rig.listInFile() == ["their-lamp": ["name": "Lamp", "command": "true"]])
+    }
+
+    @Test func kdeConnectStoppedAndStartedAgainWhileTheSettingChanges() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n")
+        defer { rig.stop() }
+        try rig.start()
+        _ = try rig.waitForList(withOurs: true)
+        rig.phone.stopDaemon()
+        // While kdeconnectd is gone iCare cannot know the paired phones, so it touches no list.
+        #expect(try rig.icarectl("set", "PhoneReminders", "off").status == 0)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try hasOurs(rig), "iCare changed a list while KDE Connect was away")
+        #expect(try rig.service.property("State").hasPrefix("s "), "icared still answers")
+        // kdeconnectd back: the phone, still paired, loses iCare's commands.
+        try rig.phone.startDaemon()
+        let gone = try waitUntil(timeout: 15) { try !self.hasOurs(rig) }
+        #expect(gone, "after kdeconnectd came back, the list kept iCare's commands:\n\(rig.service.log)")
+        #expect(try rig.icarectl("set", "PhoneReminders", "on").status == 0)
+        #expect(try waitUntil(timeout: 10) { try self.hasOurs(rig) }, "\(rig.service.log)")
+    }
+
+    @Test func aListICareCannotReadIsLeftAloneAndSaidOnce() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n")
+        defer { rig.stop() }
+        try FileManager.default.createDirectory(atPath: (rig.listFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let garbage = "[General]\ncommands=something else entirely\nmine=1\n"
+        try garbage.write(toFile: rig.listFile, atomically: true, encoding: .utf8)
+        try rig.start()
+        let said = waitUntil(timeout: 10) { rig.service.log.contains("is not the byte array KDE Connect writes") }
+        #expect(said, "no line about the unreadable list:\n\(rig.service.log)")
+        // A few changes later: still the same bytes, still said once; the reminder still comes.
+        for value in ["off", "on", "off", "on"] { _ = try rig.icarectl("set", "PhoneReminders", value) }
+        #expect(try String(contentsOfFile: rig.listFile, encoding: .utf8) == garbage)
+        #expect(rig.service.log.components(separatedBy: "is not the byte array KDE Connect writes").count == 2, "\(rig.service.log)")
+        #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "\(rig.service.log)")
+    }
+}
