@@ -7,9 +7,15 @@
 # (≤ 500 ms) is read off this table, never asserted (the suite only checks that each
 # ping belongs to its reminder). Needs root.
 #
+# Then the phone as a remote (PhoneRemoteTests, the host's kdeconnectd 22.12):
+# from PhoneReminders going on to iCare's commands in the list the phone
+# received, and from the phone's kdeconnect.runcommand.request to icared's
+# State (polled every 10 ms), against the target ≤ 300 ms.
+#
 # Then icared idle beside a real kdeconnectd 22.12 with a paired phone on the
-# same bus (PhoneReminders on, the phone reachable), IDLE seconds: its VmRSS
-# and its wake-ups (context switches), against the targets ≤ 10 MB and 0.
+# same bus (PhoneReminders on, the phone reachable, iCare's commands in its
+# Run command list), IDLE seconds: its VmRSS and its wake-ups (context
+# switches), against the targets ≤ 10 MB and 0.
 #
 #   bench/phones.sh                ROUNDS=3 IDLE=120 bench/phones.sh
 #   ICARE_DEB=PATH bench/phones.sh the package the roots install (default: the newest build/deb/icare_*.deb;
@@ -28,6 +34,18 @@ printf '%-14s %7s %8s %8s %8s  %s\n' "KDE Connect" samples "min ms" "mean ms" "m
 grep -o 'KDE Connect [0-9.]*, BreakDue → ping at the phone: [0-9-]* ms' "$out" |
   awk '{ v = $3; sub(",", "", v); ms = $(NF - 1); n[v]++; s[v] += ms; if (!(v in lo) || ms < lo[v]) lo[v] = ms; if (ms > hi[v]) hi[v] = ms; all[v] = all[v] " " ms }
        END { for (v in n) printf "%-14s %7d %8d %8.0f %8d  %s\n", v, n[v], lo[v], s[v] / n[v], hi[v], all[v] }' | sort
+
+# The phone as a remote: "…request to State: snooze 21 ms, skip 17 ms, start 19 ms" and "…commands 13 ms after…".
+: >"$out"
+for _ in $(seq "${ROUNDS:-1}"); do
+  "$tests" --testing-library swift-testing --filter 'IntegrationTests.PhoneRemoteTests/thePhoneOffers' >>"$out" 2>&1 || { grep -E '✘' "$out" >&2 || true; }
+done
+echo
+printf '%-34s %7s %8s %8s %8s\n' "phone remote (KDE Connect 22.12)" samples "min ms" "mean ms" "max ms"
+{ grep -o 'commands [0-9]* ms after PhoneReminders' "$out" | awk '{ print "list after PhoneReminders on", $2 }'
+  grep -o 'request to State: .*' "$out" | grep -o '[a-z]* [0-9]* ms' | awk '{ print "request → State,", $1, $2 }'
+} | awk '{ ms = $NF; $NF = ""; k = $0; n[k]++; s[k] += ms; if (!(k in lo) || ms < lo[k]) lo[k] = ms; if (ms > hi[k]) hi[k] = ms }
+        END { for (k in n) printf "%-34s %7d %8d %8.0f %8d\n", k, n[k], lo[k], s[k] / n[k], hi[k] }' | sort
 
 # Idle with KDE Connect on the bus: the release icared, kdeconnectd and the fake
 # phone (both in a network namespace with only lo: kdeconnectd broadcasts).
@@ -60,14 +78,17 @@ prop() { busctl --user get-property org.kde.kdeconnect "$device" org.kde.kdeconn
 for _ in $(seq 200); do prop hasPairingRequests || prop isPairRequestedByPeer && break; sleep 0.05; done
 busctl --user call org.kde.kdeconnect "$device" org.kde.kdeconnect.device acceptPairing >/dev/null
 for _ in $(seq 200); do prop isTrusted || prop isPaired && break; sleep 0.05; done
-mkdir -p "$work/idle/config/icare"; printf 'PhoneReminders = true\n' >"$work/idle/config/icare/config"
-XDG_CONFIG_HOME="$work/idle/config" XDG_STATE_HOME="$work/idle/state" bench_start_icared
+# One XDG_CONFIG_HOME for both, as on a desktop: icared writes its commands into the phone's list there.
+mkdir -p "$work/kde/config/icare"; printf 'PhoneReminders = true\n' >"$work/kde/config/icare/config"
+XDG_CONFIG_HOME="$work/kde/config" XDG_STATE_HOME="$work/idle/state" bench_start_icared
 phones=""
 for _ in $(seq 200); do
   phones=$(busctl --user get-property org.icare.Reminder /org/icare/Reminder org.icare.Reminder Phones)
   [ "$phones" != "as 0" ] && break; sleep 0.05
 done
 [ "$phones" != "as 0" ] || { echo "bench: icared lists no phone; kdeconnectd's log:" >&2; cat "$work/kde.log" >&2; exit 1; }
+for _ in $(seq 100); do grep -q icare-start "$work/kde/config/kdeconnect/$id/kdeconnect_runcommand/config" 2>/dev/null && break; sleep 0.05; done
+grep -q icare-start "$work/kde/config/kdeconnect/$id/kdeconnect_runcommand/config" || { echo "bench: iCare's commands are not in the phone's list" >&2; exit 1; }
 # kdeconnectd closes its "pairing request" notification when the request's 30 s run out, and every
 # client of the notification server (icared too) hears that NotificationClosed: the window starts after it.
 sleep 32
@@ -75,5 +96,5 @@ ctx() { awk '/ctxt_switches/ {s+=$2} END {print s}' "/proc/$icared/status"; }
 c0=$(ctx); sleep "$idle"; c1=$(ctx)
 rss=$(awk '/VmRSS/ {print $2}' "/proc/$icared/status")
 echo
-printf '%-44s %10s %8s\n' "icared idle, KDE Connect 22.12 and a phone" "VmRSS" "wake-ups"
+printf '%-44s %10s %8s\n' "icared idle, KDE Connect 22.12, phone, remote" "VmRSS" "wake-ups"
 printf '%-44s %7.1f MB %8d\n' "Phones: $phones, $idle s" "$(echo "$rss / 1024" | bc -l)" "$(( c1 - c0 ))"

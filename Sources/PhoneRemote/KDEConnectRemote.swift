@@ -124,7 +124,10 @@ final class KDEConnectRemote {
         guard let paired else { return }
         var held = false
         var nowOffering: [String] = []
-        let others = ((try? Directory.names(in: folder)) ?? []).filter { Self.isDeviceId($0) && !paired.contains($0) }
+        // Lists of phones no longer paired (KDE Connect keeps their folders): only where one is there.
+        let others = ((try? Directory.names(in: folder)) ?? []).filter {
+            Self.isDeviceId($0) && !paired.contains($0) && access(listFile($0), F_OK) == 0
+        }
         for id in paired + others.sorted() {
             let members = paired.contains(id) ? wanted : []
             switch write(id, members) {
@@ -145,9 +148,11 @@ final class KDEConnectRemote {
 
     private enum Outcome { case changed, unchanged, held, failed }
 
+    private func listFile(_ id: String) -> String { folder + "/" + id + "/" + Self.plugin + "/config" }
+
     private func write(_ id: String, _ members: [JSONObjectText.Member]) -> Outcome {
         let directory = folder + "/" + id + "/" + Self.plugin
-        let file = directory + "/config"
+        let file = listFile(id)
         let where_ = "\(Self.provider) (phone \(id))"
         do {
             let before = try AtomicFile.readIfPresent(file, limit: 1 << 20)

@@ -150,4 +150,38 @@ import TestSupport
         rig.stop()
         #expect(rig.desk.root.leftovers().isEmpty, "left running: \(rig.desk.root.leftovers())")
     }
+
+    /// The phone as a remote with the root's own KDE Connect (Run command): iCare's four commands reach the phone as
+    /// kdeconnectd's list, the ping says so, and the phone's Snooze and Start act on the installed icared through
+    /// the installed icarectl, which kdeconnectd runs with `/bin/sh -c`.
+    @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
+    func thePhonesRunCommandsActOnTheDesktop(_ release: DesktopRoot.Release) throws {
+        let rig = try Rig(release, forwarding: false)
+        defer { rig.stop() }
+        // One XDG_CONFIG_HOME for icared and kdeconnectd, as on a desktop.
+        try FileManager.default.createSymbolicLink(atPath: rig.desk.root.work.appendingPathComponent("config/kdeconnect").path,
+                                                   withDestinationPath: rig.phone.directory.appendingPathComponent("home/.config/kdeconnect").path)
+        try rig.desk.startICare()
+        func list() -> [String: [String: String]] {
+            guard let packet = rig.phone.packets(type: "kdeconnect.runcommand").last,
+                  let text = KDEConnectRig.body(packet)["commandList"] as? String,
+                  let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
+            return list
+        }
+        let listed = waitUntil(timeout: 20, interval: 0.05) { list()["icare-start"] != nil }
+        #expect(listed, "KDE Connect \(Self.version(release)) did not send iCare's commands: \(list())\nicared:\n\(rig.desk.icareLog)\n\(rig.phone.logTail())")
+        #expect(list()["icare-start"] == ["name": "Start eye break", "command": "'/usr/bin/icarectl' start"], "\(list())")
+        #expect(Set(list().keys) == ["icare-start", "icare-snooze", "icare-skip", "icare-pause"], "\(list())")
+        _ = try rig.desk.waitForReminder()
+        let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
+        #expect((KDEConnectRig.body(ping[0])["message"] as? String)?.hasSuffix("Start it from your phone under Run command.") == true, "\(ping)")
+        for (key, state) in [("icare-snooze", "snoozed"), ("icare-start", "break")] {
+            try rig.phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"\(key)\"}")
+            let ok = try waitUntil(timeout: 10, interval: 0.05) { try rig.desk.state() == "(<'\(state)'>,)" }
+            #expect(ok, "\(key) from the phone on KDE Connect \(Self.version(release)): State is \((try? rig.desk.state()) ?? "?")\nicared:\n\(rig.desk.icareLog)\n\(rig.phone.logTail())")
+        }
+        print("PhoneRootTests: KDE Connect \(Self.version(release)): iCare's commands on the phone; Snooze and Start from it acted")
+        rig.stop()
+        #expect(rig.desk.root.leftovers().isEmpty, "left running: \(rig.desk.root.leftovers())")
+    }
 }
