@@ -98,7 +98,7 @@ struct GSConnectRigTests {
         // The per-device settings, in the rig's own dconf.
         let dconf = try Subprocess.run(["dconf", "dump", rig.deviceSettingsPath], environment: rig.environment)
         #expect(dconf.stdout.contains("paired=true"), "\(dconf)")
-        #expect(dconf.stdout.contains("supported-plugins=['notification', 'ping']"), "\(dconf)")
+        #expect(dconf.stdout.contains("supported-plugins=['notification', 'ping', 'runcommand']"), "\(dconf)")
         #expect(try rig.notificationSetting("send-notifications") == "true")
         #expect(try rig.notificationSetting("send-active") == "true")
     }

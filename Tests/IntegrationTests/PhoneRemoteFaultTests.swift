@@ -60,4 +60,19 @@ import TestSupport
         #expect(rig.service.log.components(separatedBy: "is not the byte array KDE Connect writes").count == 2, "\(rig.service.log)")
         #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "\(rig.service.log)")
     }
+
+    @Test func aPhoneWithRunCommandOffIsSaidOnceAndItsListWaits() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n", runCommand: false)
+        defer { rig.stop() }
+        try rig.start()
+        let line = "has Run command off; iCare's commands wait in its list until it is on."
+        #expect(waitUntil(timeout: 10) { rig.service.log.contains(line) }, "\(rig.service.log)")
+        #expect(try waitUntil(timeout: 10) { try self.hasOurs(rig) }, "the list waits with iCare's commands: \(rig.service.log)")
+        for value in ["off", "on", "off", "on"] { _ = try rig.icarectl("set", "PhoneReminders", value) }
+        try rig.phone.disconnectPhone()
+        try rig.phone.connectPhone()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(rig.service.log.components(separatedBy: line).count == 2, "said once: \(rig.service.log)")
+        #expect(rig.phone.packets(type: "kdeconnect.runcommand").isEmpty, "a phone without Run command gets no list")
+    }
 }

@@ -18,11 +18,11 @@ import TestSupport
         /// The phone's Run command list in KDE Connect's settings.
         let listFile: String
 
-        init(config: String, environment: [String: String] = [:]) throws {
+        init(config: String, environment: [String: String] = [:], runCommand: Bool = true) throws {
             service = try ServiceHarness(config: "Interval = 40m\nBreakDuration = 10s\n" + config, environment: environment, start: false)
             server = try FakeNotificationServer(environment: service.bus.environment, capabilities: NotificationTests.gnome)
             try server.start()
-            phone = try KDEConnectRig(busAddress: service.bus.address)
+            phone = try KDEConnectRig(busAddress: service.bus.address, runCommand: runCommand)
             try phone.pair()
             // icared and kdeconnectd share XDG_CONFIG_HOME on a desktop: here icared's holds kdeconnectd's folder.
             let kdeconnect = phone.directory.appendingPathComponent("home/.config/kdeconnect").path

@@ -23,14 +23,14 @@ public final class FakePhone: @unchecked Sendable {
     /// Starts `fake-phone.py` through `launcher` (the rig's namespace: its first word is looked up on PATH),
     /// its errors in the file `errors`, and waits (bounded) until it says `ready`.
     init(launcher: [String], deviceId: String, name: String, protocolVersion: Int, state: URL, errors: String,
-         environment: [String: String], timeout: TimeInterval, context: @escaping () -> String) throws {
+         arguments: [String] = [], environment: [String: String], timeout: TimeInterval, context: @escaping () -> String) throws {
         guard FileManager.default.fileExists(atPath: Self.script) else { throw HarnessError("the fake phone is missing at \(Self.script)") }
         guard let program = launcher.first else { throw HarnessError("the fake phone needs a launcher") }
         self.context = context
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Subprocess.which(program))
         process.arguments = Array(launcher.dropFirst()) + ["/usr/bin/python3", Self.script, deviceId, "--name", name,
-                                                          "--protocol", "\(protocolVersion)", "--state", state.path]
+                                                          "--protocol", "\(protocolVersion)", "--state", state.path] + arguments
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

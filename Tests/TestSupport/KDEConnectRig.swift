@@ -25,6 +25,8 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
     public let phoneName: String
     public let protocolVersion: Int
     public let busAddress: String
+    /// More arguments for the fake phone (`runCommand: false`: `--no-run-command`).
+    let phoneArguments: [String]
     /// The device's object on kdeconnectd's bus name `org.kde.kdeconnect`.
     public var devicePath: String { "/modules/kdeconnect/devices/\(deviceId)" }
     /// The environment that points busctl and gdbus at the rig's bus.
@@ -80,7 +82,10 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
     /// Starts the namespace, kdeconnectd and the phone, and waits (bounded) until the phone is connected
     /// and listed by kdeconnectd (`devices(false, false)`), not yet paired.
     /// `elsewhere`: kdeconnectd runs there instead (the rig makes no namespace of its own).
-    public init(busAddress: String, phoneName: String = "Pixel 7", protocolVersion: Int = 7, elsewhere: Elsewhere? = nil) throws {
+    /// `runCommand`: the phone declares Run command (as the Android app does unless the plugin is off on it).
+    public init(busAddress: String, phoneName: String = "Pixel 7", protocolVersion: Int = 7, runCommand: Bool = true,
+                elsewhere: Elsewhere? = nil) throws {
+        phoneArguments = runCommand ? [] : ["--no-run-command"]
         guard busAddress.hasPrefix("unix:path=") else {
             throw HarnessError("KDEConnectRig needs a bus on a filesystem socket (unix:path=…), reachable from its network namespace; got \(busAddress)")
         }

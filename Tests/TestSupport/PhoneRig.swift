@@ -12,17 +12,21 @@ protocol PhoneRig: AnyObject {
     /// What runs a program in the rig's network namespace (nothing where a root's namespace holds the rig).
     var enter: [String] { get }
     var baseEnvironment: [String: String] { get }
+    /// More arguments for `fake-phone.py` (e.g. `--no-run-command`).
+    var phoneArguments: [String] { get }
     /// The phone, while it runs.
     var phone: FakePhone? { get }
     func logTail() -> String
 }
 
 extension PhoneRig {
+    var phoneArguments: [String] { [] }
+
     /// Starts the fake phone in the rig's namespace, its state and errors in the rig's folder.
     func launchPhone() throws -> FakePhone {
         try FakePhone(launcher: enter, deviceId: deviceId, name: phoneName, protocolVersion: protocolVersion,
                       state: directory.appendingPathComponent("phone"), errors: directory.appendingPathComponent("phone.log").path,
-                      environment: baseEnvironment, timeout: timeout) { [weak self] in self?.logTail() ?? "" }
+                      arguments: phoneArguments, environment: baseEnvironment, timeout: timeout) { [weak self] in self?.logTail() ?? "" }
     }
 
     /// What both rigs need before their program: a notification server on the bus where none is

@@ -40,6 +40,7 @@ Arguments: DEVICE_ID [--name NAME] [--protocol 7|8] [--host H] [--port P]
            [--state DIR] (the certificate and key live there, made with the openssl
            CLI when missing, so that a reconnection shows the same certificate)
            [--connect] (connect at start, after `ready`) [--connect-timeout S]
+           [--no-run-command] (declare no Run command, as a phone with the plugin off)
 """
 import argparse
 import json
@@ -97,8 +98,10 @@ class Phone:
             # The desktop loads a plugin when the phone takes what it sends: ping, notifications, and
             # Run command (the list comes as kdeconnect.runcommand; the phone asks with
             # kdeconnect.runcommand.request {"key": …}), as the Android app declares them.
-            "incomingCapabilities": ["kdeconnect.ping", "kdeconnect.notification", "kdeconnect.runcommand"],
-            "outgoingCapabilities": ["kdeconnect.ping", "kdeconnect.notification", "kdeconnect.runcommand.request"],
+            "incomingCapabilities": ["kdeconnect.ping", "kdeconnect.notification"]
+            + ([] if self.args.no_run_command else ["kdeconnect.runcommand"]),
+            "outgoingCapabilities": ["kdeconnect.ping", "kdeconnect.notification"]
+            + ([] if self.args.no_run_command else ["kdeconnect.runcommand.request"]),
         }
 
     # -- connection
@@ -219,6 +222,7 @@ def main():
     parser.add_argument("--state", default=None)
     parser.add_argument("--connect", action="store_true")
     parser.add_argument("--connect-timeout", type=float, default=15)
+    parser.add_argument("--no-run-command", action="store_true", help="declare no Run command (the plugin off on the phone)")
     args = parser.parse_args()
     if args.state is None:
         args.state = os.path.join(os.environ.get("TMPDIR", "/tmp"), "fake-phone-" + args.device_id)
