@@ -77,6 +77,8 @@ public enum GVariantWriter {
         /// An array of elements of `Kind`.
         case array(Kind, [Value])
         case dictionaryEntry(Value, Value)
+        /// A value of `Kind` already in normal form, put in as it is (another program's entry, kept byte for byte).
+        case serialised(Kind, [UInt8])
 
         /// A dictionary with string keys (`a{s…}`), its entries in the given order.
         public static func dictionary(_ entries: [(key: String, value: Value)], of valueKind: Kind) -> Value {
@@ -92,6 +94,7 @@ public enum GVariantWriter {
             case .maybe(let element, _): return .maybe(element)
             case .array(let element, _): return .array(element)
             case .dictionaryEntry(let key, let value): return .dictionaryEntry(key.kind, value.kind)
+            case .serialised(let kind, _): return kind
             }
         }
     }
@@ -121,6 +124,8 @@ public enum GVariantWriter {
     /// The value's bytes in normal form, as GLib's `g_variant_get_data` gives them.
     public static func serialise(_ value: Value) throws(Problem) -> [UInt8] {
         switch value {
+        case .serialised(_, let bytes):
+            return bytes
         case .boolean(let flag):
             return [flag ? 1 : 0]
         case .string(let text):

@@ -7,7 +7,7 @@ import SystemdKit
 /// The phone as a remote: while `PhoneReminders` is on, each phone KDE
 /// Connect links offers iCare's Start break, Snooze, Skip and Pause for an
 /// hour / Resume in its Run command list (its own list, its widget, Android's
-/// Device Controls); a tap runs the installed `icarectl` on this desktop,
+/// Device Controls), through KDE Connect and GSConnect; a tap runs the installed `icarectl` on this desktop,
 /// which acts as the bubble's buttons do. Fed the engine's status after every
 /// change, like the notifier: the pause entry follows the state. Nothing
 /// wakes while idle: it acts on the status, KDE Connect's signals and
@@ -17,22 +17,27 @@ public final class PhoneRemote {
     private let icarectl: String?
     private let names: PhoneCommandNames
     private let kdeConnect: KDEConnectRemote?
+    private let gsConnect: GSConnectRemote?
     /// Runs when `offersCommands` may have changed.
     public var onChange: (() -> Void)?
 
-    /// `configHome`: `$XDG_CONFIG_HOME` (KDE Connect's settings are under it); `icarectl`: the program the
+    /// `configHome`: `$XDG_CONFIG_HOME` (KDE Connect's settings are under it); `dconf`: the shared dconf
+    /// database (GSConnect's settings are in it; nil: no GSConnect commands); `icarectl`: the program the
     /// commands run (nil: none found, so no commands); `names`: the entries' names in the person's language.
-    public init(connection: Connection, loop: EventLoop, log: Log, configHome: String, icarectl: String?, names: PhoneCommandNames) {
+    public init(connection: Connection, loop: EventLoop, log: Log, configHome: String, dconf: DconfDatabase?,
+                icarectl: String?, names: PhoneCommandNames) {
         self.log = log
         self.icarectl = icarectl
         self.names = names
         let problems = ProblemLog(log: log, feature: "Phones", usualConsequence: "no iCare commands on its phones")
         if access("/.flatpak-info", F_OK) == 0 {
             // KDE Connect's settings are outside the sandbox: the Flatpak cannot write its lists.
-            log.info("Phones: in the Flatpak sandbox iCare cannot reach KDE Connect's Run command lists; the phones get pings only.")
+            log.info("Phones: in the Flatpak sandbox iCare cannot reach KDE Connect's and GSConnect's Run command lists; the phones get pings only.")
             kdeConnect = nil
+            gsConnect = nil
         } else {
             kdeConnect = KDEConnectRemote(connection: connection, loop: loop, log: log, problems: problems, configHome: configHome)
+            gsConnect = dconf.map { GSConnectRemote(connection: connection, problems: problems, dconf: $0) }
         }
         if icarectl == nil {
             log.info("Phones: icarectl is not beside icared, so the phones get no commands from iCare.")
@@ -40,26 +45,30 @@ public final class PhoneRemote {
     }
 
     /// Some phone offers iCare's commands now (the ping then says so).
-    public var offersCommands: Bool { !(kdeConnect?.offering.isEmpty ?? true) }
+    public var offersCommands: Bool { !(kdeConnect?.offering.isEmpty ?? true) || !(gsConnect?.offering.isEmpty ?? true) }
 
     public func start() {
-        kdeConnect?.onChange = { [unowned self] in
-            let count = self.kdeConnect?.offering.count ?? 0
+        let changed = { [unowned self] in
+            let count = (self.kdeConnect?.offering.count ?? 0) + (self.gsConnect?.offering.count ?? 0)
             self.log.info(count == 0 ? "Phones: no phone offers iCare's commands." : "Phones: \(count) phone(s) offer iCare's commands.")
             self.onChange?()
         }
+        kdeConnect?.onChange = changed
+        gsConnect?.onChange = changed
         kdeConnect?.start()
+        gsConnect?.start()
     }
 
     /// What the phones' lists should hold for this status and these settings.
     public func update(status: ReminderStatus, settings: Settings) {
-        guard let kdeConnect else { return }
         guard settings.phoneReminders, let icarectl else {
-            kdeConnect.wanted = []
+            kdeConnect?.wanted = []
+            gsConnect?.wanted = []
             return
         }
         let userPaused = status.state == .paused && (status.pauseReason == .user || status.pausedUntil != 0)
-        kdeConnect.wanted = PhoneCommands.members(icarectl: icarectl, names: names, userPaused: userPaused)
+        kdeConnect?.wanted = PhoneCommands.members(icarectl: icarectl, names: names, userPaused: userPaused)
+        gsConnect?.wanted = PhoneCommands.entries(icarectl: icarectl, names: names, userPaused: userPaused)
     }
 
     /// `icarectl` beside the running service (both are installed in one folder, and built into one),

@@ -28,7 +28,7 @@ extension Daemon {
         }
         tellNotifierAboutPhones()
         phones.start()
-        let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome,
+        let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: dnd?.dconf,
                                  icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames)
         phoneRemote = remote
         remote.start()

@@ -206,6 +206,53 @@ enum GVariantText {
         case .maybe(_, let inner?): return "just \(of(inner))"
         case .array(_, let elements): return "[" + elements.map(of).joined(separator: ", ") + "]"
         case .dictionaryEntry(let key, let item): return "{\(of(key)), \(of(item))}"
+        case .serialised(let kind, let bytes): return "@\(kind.typeString) serialised \(GLibVariants.hex(bytes))"
         }
+    }
+}
+
+extension GLibVariants {
+    /// GLib's normal form of `text` read as `type`.
+    static func glibBytes(_ text: String, type: String) throws -> [UInt8] {
+        let answers = try run(script: """
+            for case in cases:
+                answers.append({'glib': GLib.Variant.parse(GLib.VariantType(case['type']), case['text'], None, None).get_data_as_bytes().get_data().hex()})
+            """, cases: [["type": type, "text": text]])
+        let hex = try #require(answers.first?["glib"])
+        return stride(from: 0, to: hex.count, by: 2).map { i in
+            UInt8(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)], radix: 16)!
+        }
+    }
+}
+
+/// Another program's `a{sv}` (GSConnect's Run command list as GLib writes it), read entry by entry and
+/// written back: its entries byte for byte, iCare's beside them, as GLib would write the whole.
+@Suite struct GVariantArrayReaderTests {
+    static let theirs = [
+        "'their-lamp': <{'name': 'Lamp ☀ uit', 'command': 'notify-send \"hi\"'}>",
+        "'x': <{'name': <'a nested variant'>, 'command': <'true'>}>",
+        "'long': <{'name': '" + String(repeating: "n", count: 300) + "', 'command': 'true'}>",
+    ]
+
+    @Test(arguments: [0, 1, 2, 3])
+    func anotherProgramsEntriesComeBackByteForByte(count: Int) throws {
+        let text = "{" + Self.theirs.prefix(count).joined(separator: ", ") + "}"
+        let glib = try GLibVariants.glibBytes(count == 0 ? "@a{sv} {}" : text, type: "a{sv}")
+        let entries = try #require(GVariantArrayReader.stringKeyedEntries(glib, alignment: 8))
+        #expect(entries.map(\.key) == Array(["their-lamp", "x", "long"].prefix(count)))
+        let kind = GVariantWriter.Kind.dictionaryEntry(.string, .variant)
+        let kept = entries.map { GVariantWriter.Value.serialised(kind, $0.bytes) }
+        #expect(try GVariantWriter.serialise(.array(kind, kept)) == glib)
+        // With iCare's entry after them: what GLib writes for the whole list.
+        let ours = GVariantWriter.Value.dictionaryEntry(.string("icare-start"), .variant(.dictionary(
+            [("name", .string("Start eye break")), ("command", .string("'/usr/bin/icarectl' start"))], of: .string)))
+        let whole = "{" + (Self.theirs.prefix(count) + ["'icare-start': <{'name': 'Start eye break', 'command': \"'/usr/bin/icarectl' start\"}>"])
+            .joined(separator: ", ") + "}"
+        #expect(try GVariantWriter.serialise(.array(kind, kept + [ours])) == GLibVariants.glibBytes(whole, type: "a{sv}"))
+    }
+
+    @Test func notAnArrayIsNil() {
+        #expect(GVariantArrayReader.stringKeyedEntries([0xFF], alignment: 8) == nil)
+        #expect(GVariantArrayReader.stringKeyedEntries([1, 2, 3, 9], alignment: 8) == nil)
     }
 }

@@ -211,6 +211,9 @@ public final class GSConnectRig: PhoneRig, @unchecked Sendable {
     /// The packets the phone received so far whose `type` is `type`, each the whole packet (`id`, `type`, `body`).
     public func packets(type: String) -> [[String: Any]] { phone?.packets(type: type) ?? [] }
 
+    /// The phone sends one packet to the desktop (`body`: its JSON), e.g. a Run command request.
+    public func send(_ type: String, body: String) throws { try command("send \(type) \(body)") }
+
     /// Waits (bounded) until the phone has received at least `count` packets of `type`; returns them all.
     @discardableResult
     public func waitForPackets(type: String, count: Int, timeout: TimeInterval) throws -> [[String: Any]] {

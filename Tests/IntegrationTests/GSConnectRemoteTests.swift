@@ -1,0 +1,67 @@
+import Testing
+import Foundation
+import TestSupport
+import LoopSupport
+
+/// Issue 39 on GNOME's side: the real GSConnect 54 service (`GSConnectRig`, its settings in a real dconf)
+/// paired with the fake phone, which declares Run command as the Android app does; the real `icared` on
+/// the same bus and the same dconf, its schedule 300 times faster. iCare writes its commands into
+/// GSConnect's dconf list through dconf's own writer; GSConnect sends the list to the phone and runs a
+/// requested command with `/bin/sh -c`. The person's own command, written with the `dconf` tool, must
+/// stay as it was.
+@Suite(.serialized) struct GSConnectRemoteTests {
+    static let ours = PhoneRemoteTests.ours
+    static let theirs = "{'their-lamp': <{'name': 'Lamp ☀ uit', 'command': 'true'}>}"
+
+    @Test func thePhoneGetsICaresCommandsThroughGSConnectAndTheyAct() throws {
+        let bus = try PrivateBus()
+        let desktop = try LoopThread()
+        desktop.start()
+        defer { desktop.stop() }
+        try FakeBusProgram(busName: "org.gnome.Shell").appear(on: desktop, address: bus.address)
+        let server = try FakeNotificationServer(environment: bus.environment, capabilities: NotificationTests.gnome)
+        try server.start()
+        defer { server.stop() }
+        let phone = try GSConnectRig(busAddress: bus.address)
+        defer { phone.stop() }
+        _ = try phone.pair()
+        try phone.setForwarding(false)
+        let key = phone.deviceSettingsPath + "plugin/runcommand/command-list"
+        func dconf(_ arguments: String...) throws -> String {
+            let r = try Subprocess.run(phone.settingsLauncher + ["dconf"] + arguments, environment: phone.environment)
+            guard r.status == 0 else { throw HarnessError("dconf \(arguments): \(r)") }
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = try dconf("write", key, Self.theirs)
+        let service = try ServiceHarness(config: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], bus: bus, start: false, home: phone.directory)
+        defer { service.stop() }
+        try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
+        try "Interval = 40m\nBreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
+        try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"])
+
+        func lastList() -> [String: [String: String]] {
+            guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
+                  let text = GSConnectRig.body(packet)["commandList"] as? String,
+                  let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
+            return list
+        }
+        let listed = waitUntil(timeout: 15, interval: 0.05) { Set(Self.ours).isSubset(of: Set(lastList().keys)) }
+        #expect(listed, "GSConnect did not send iCare's commands: \(lastList())\ndconf: \((try? dconf("read", key)) ?? "?")\nlog:\n\(service.log)\n\(phone.logTail())")
+        let icarectl = try Products.path("icarectl")
+        #expect(lastList()["icare-start"] == ["name": "Start eye break", "command": "'\(icarectl)' start"], "\(lastList())")
+        #expect(lastList()["their-lamp"] == ["name": "Lamp ☀ uit", "command": "true"], "\(lastList())")
+
+        #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
+        for (command, state) in [("icare-snooze", "snoozed"), ("icare-start", "break")] {
+            try phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"\(command)\"}")
+            let ok = try waitUntil(timeout: 10, interval: 0.02) { try service.property("State") == "s \"\(state)\"" }
+            #expect(ok, "\(command) from the phone through GSConnect: State is \((try? service.property("State")) ?? "?")\n\(service.log)\n\(phone.logTail())")
+        }
+
+        // PhoneReminders off: GSConnect's list loses iCare's commands and keeps the person's, as written.
+        #expect(try Subprocess.run([icarectl, "set", "PhoneReminders", "off"], environment: service.environment).status == 0)
+        let gone = try waitUntil(timeout: 10) { try dconf("read", key) == Self.theirs }
+        #expect(gone, "dconf: \((try? dconf("read", key)) ?? "?")\nlog:\n\(service.log)")
+        #expect(waitUntil(timeout: 10) { lastList().keys.sorted() == ["their-lamp"] }, "\(lastList())")
+    }
+}
