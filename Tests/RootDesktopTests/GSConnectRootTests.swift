@@ -83,6 +83,7 @@ import TestSupport
         print("GSConnectRootTests: GSConnect \(version(release)) in \(release): GetManagedObjects \(objects)")
     }
 
+    /// With sharing off: one ping a reminder, and the phone as a remote (issue 39).
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func withSharingOffEachReminderPingsThePhoneOnce(_ release: DesktopRoot.Release) throws {
         let rig = try Rig(release, sharing: false)
@@ -98,6 +99,14 @@ import TestSupport
         #expect(taken.ofThisBreak(rig.pings).count == 1, "one ping for one reminder, none for the countdown or the end: \(rig.pings)")
         #expect(rig.forwarded.isEmpty, "sharing is off: \(rig.forwarded)")
         #expect(rig.desk.server.iCareNotifies.contains { $0.summary.hasPrefix("Look far away") }, "the desktop kept its countdown: \(rig.desk.server.dump)")
+        // The phone as a remote: iCare's commands in GSConnect's list (the session's dconf), the ping saying so,
+        // and Pause from the phone acting on the installed icared through the installed icarectl.
+        #expect(message.hasSuffix("Start it from your phone under Run command."), "\(message)")
+        let list = rig.phone.packets(type: "kdeconnect.runcommand").last.flatMap { GSConnectRig.body($0)["commandList"] as? String } ?? ""
+        #expect(list.contains("\"icare-start\"") && list.contains("'/usr/bin/icarectl' pause 1h"), "GSConnect \(Self.version(release))'s list: \(list)")
+        try rig.phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"icare-pause\"}")
+        #expect(try waitUntil(timeout: 10, interval: 0.05) { try rig.desk.state() == "(<'paused'>,)" },
+                "Pause from the phone through GSConnect \(Self.version(release)): \((try? rig.desk.state()) ?? "?")\n\(rig.desk.icareLog)")
         rig.stop()
         #expect(rig.desk.root.leftovers().isEmpty, "left running: \(rig.desk.root.leftovers())")
     }
