@@ -1,3 +1,5 @@
+import ReminderCore
+
 /// A JSON value with keys kept in the order written, so the output is
 /// stable byte for byte (the shapes are documented in `JSONShapes.swift`).
 public indirect enum JSON: Equatable, Sendable {
@@ -40,23 +42,7 @@ public indirect enum JSON: Equatable, Sendable {
         }
     }
 
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = Array("0123456789abcdef")
-                out += "\\u00" + String(hex[Int(u.value >> 4)]) + String(hex[Int(u.value & 15)])
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
-    }
+    static func quote(_ s: String, into out: inout String) { JSONString.quote(s, into: &out) }
 
     public static func == (a: JSON, b: JSON) -> Bool { a.text == b.text }
 }

@@ -1,3 +1,5 @@
+import ReminderCore
+
 /// A JSON object as text, member by member: each member's key and its exact
 /// bytes, so that iCare can add and remove its own members and leave every
 /// other one byte for byte as the person's program wrote it. Only the
@@ -40,26 +42,7 @@ struct JSONObjectText: Equatable {
     }
 
     /// A JSON string literal.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ s: String) -> String { JSONString.quoted(s) }
 
     private struct Reader {
         let bytes: [UInt8]
