@@ -29,6 +29,8 @@ final class GSConnectRemote {
     private var readAgain = false
     /// The paired phones' ids; nil while unknown (GSConnect not running, or not read yet).
     private var paired: [String]?
+    /// Every phone seen paired while iCare ran.
+    private var known: Set<String> = []
     /// The dconf database as last read (nil: not yet, or none).
     private var settings: GVDBFile?
     /// The changesets sent and not yet answered, by key: a key is not written again until dconf answered.
@@ -104,18 +106,24 @@ final class GSConnectRemote {
 
     static func listKey(_ id: String) -> String { settingsPrefix + "device/" + id + "/plugin/runcommand/command-list" }
 
-    /// Brings each paired phone's list in line with `wanted` (GSConnect forgets an unpaired phone's settings).
+    /// Brings each paired phone's list in line with `wanted`, and takes iCare's entries out of the lists of
+    /// phones no longer paired: those seen paired while iCare ran, and those GSConnect still remembers
+    /// (its `devices` key; it keeps an unpaired phone's settings).
     private func apply() {
         guard let paired else { return }
+        known.formUnion(paired)
+        let remembered = (settings?.value(at: Self.settingsPrefix + "devices")?.strings ?? []).filter(KDEConnectRemote.isDeviceId)
+        let unpaired = known.union(remembered.prefix(16)).subtracting(paired).sorted()
         var nowOffering: [String] = []
-        for id in paired {
+        for id in paired + unpaired {
             let key = Self.listKey(id)
             guard !writing.contains(key) else { continue }
-            switch merged(key) {
+            let entries = paired.contains(id) ? wanted : []
+            switch merged(key, entries) {
             case .some(.some(let value)):
                 write(key, value)
             case .some(.none):
-                if !wanted.isEmpty { nowOffering.append(id) }
+                if !entries.isEmpty { nowOffering.append(id) }
             case .none:
                 break
             }
@@ -124,7 +132,7 @@ final class GSConnectRemote {
     }
 
     /// The key's new value (`.some(nil)`: as it should be already; nil: it cannot be read, left alone).
-    private func merged(_ key: String) -> GVariantWriter.Value?? {
+    private func merged(_ key: String, _ wanted: [(key: String, name: String, command: String)]) -> GVariantWriter.Value?? {
         var others: [(key: String, bytes: [UInt8])] = []
         var current: [(key: String, bytes: [UInt8])] = []
         if let stored = settings?.value(at: key) {

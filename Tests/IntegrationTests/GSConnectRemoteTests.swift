@@ -63,5 +63,12 @@ import LoopSupport
         let gone = try waitUntil(timeout: 10) { try dconf("read", key) == Self.theirs }
         #expect(gone, "dconf: \((try? dconf("read", key)) ?? "?")\nlog:\n\(service.log)")
         #expect(waitUntil(timeout: 10) { lastList().keys.sorted() == ["their-lamp"] }, "\(lastList())")
+
+        // On again, then the phone unpairs: its list in dconf loses iCare's commands, the person's stays.
+        #expect(try Subprocess.run([icarectl, "set", "PhoneReminders", "on"], environment: service.environment).status == 0)
+        #expect(try waitUntil(timeout: 10) { try dconf("read", key).contains("icare-start") }, "\(service.log)")
+        try phone.unpair()
+        let cleaned = try waitUntil(timeout: 10) { try dconf("read", key) == Self.theirs }
+        #expect(cleaned, "an unpaired phone's list: \((try? dconf("read", key)) ?? "?")\nlog:\n\(service.log)")
     }
 }
