@@ -75,4 +75,18 @@ import TestSupport
         #expect(rig.service.log.components(separatedBy: line).count == 2, "said once: \(rig.service.log)")
         #expect(rig.phone.packets(type: "kdeconnect.runcommand").isEmpty, "a phone without Run command gets no list")
     }
+
+    @Test func aCommandThatDoesNotApplyNowChangesNothingAndSaysWhyInKDEConnectsLog() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n")
+        defer { rig.stop() }
+        try rig.start()
+        _ = try rig.waitForList(withOurs: true)
+        // Paused, so nothing is due: Snooze does not apply. icarectl refuses, and its sentence goes where
+        // kdeconnectd's output goes (its log, the journal on a desktop); no dialog, no change.
+        #expect(try rig.icarectl("pause").status == 0)
+        try rig.phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"icare-snooze\"}")
+        let said = waitUntil(timeout: 10) { rig.phone.logTail().contains("Cannot snooze while paused; resume first.") }
+        #expect(said, "icarectl's refusal is not in kdeconnectd's log:\n\(rig.phone.logTail())")
+        #expect(try rig.service.property("State") == "s \"paused\"")
+    }
 }
