@@ -152,8 +152,8 @@ import TestSupport
     }
 
     /// The phone as a remote with the root's own KDE Connect (Run command): iCare's four commands reach the phone as
-    /// kdeconnectd's list, the ping says so, and the phone's Snooze and Start act on the installed icared through
-    /// the installed icarectl, which kdeconnectd runs with `/bin/sh -c`.
+    /// kdeconnectd's list, the ping says so, the phone's Snooze, Skip and Start act on the installed icared through
+    /// the installed icarectl, which kdeconnectd runs with `/bin/sh -c`, and PhoneReminders off takes them away.
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func thePhonesRunCommandsActOnTheDesktop(_ release: DesktopRoot.Release) throws {
         let rig = try Rig(release, forwarding: false)
@@ -175,12 +175,17 @@ import TestSupport
         _ = try rig.desk.waitForReminder()
         let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
         #expect((KDEConnectRig.body(ping[0])["message"] as? String)?.hasSuffix("Start it from your phone under Run command.") == true, "\(ping)")
-        for (key, state) in [("icare-snooze", "snoozed"), ("icare-start", "break")] {
+        for (key, state) in [("icare-snooze", "snoozed"), ("icare-skip", "waiting"), ("icare-start", "break")] {
             try rig.phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"\(key)\"}")
             let ok = try waitUntil(timeout: 10, interval: 0.05) { try rig.desk.state() == "(<'\(state)'>,)" }
             #expect(ok, "\(key) from the phone on KDE Connect \(Self.version(release)): State is \((try? rig.desk.state()) ?? "?")\nicared:\n\(rig.desk.icareLog)\n\(rig.phone.logTail())")
         }
-        print("PhoneRootTests: KDE Connect \(Self.version(release)): iCare's commands on the phone; Snooze and Start from it acted")
+        // PhoneReminders off with the installed icarectl: the phone's list loses iCare's commands.
+        let off = try rig.desk.session.run(["/usr/bin/icarectl", "set", "PhoneReminders", "off"])
+        #expect(off.status == 0, "\(off)")
+        #expect(waitUntil(timeout: 10, interval: 0.05) { list()["icare-start"] == nil && !rig.phone.packets(type: "kdeconnect.runcommand").isEmpty },
+                "KDE Connect \(Self.version(release)) kept iCare's commands: \(list())")
+        print("PhoneRootTests: KDE Connect \(Self.version(release)): iCare's commands on the phone; Snooze, Skip and Start from it acted; gone after PhoneReminders off")
         rig.stop()
         #expect(rig.desk.root.leftovers().isEmpty, "left running: \(rig.desk.root.leftovers())")
     }
