@@ -185,6 +185,7 @@ class Indicator extends PanelMenu.Button {
         return {
             state: value('State', 'inactive'),
             pauseReason: value('PauseReason', ''),
+            busySource: value('BusySource', ''),
             nextBreak: value('NextBreak', 0),
             breakEnds: value('BreakEnds', 0),
             pausedUntil: value('PausedUntil', 0),

@@ -42,6 +42,8 @@ export function headline(t, status, clock) {
         case 'locked':
             return t.gettext('Paused — screen locked');
         case 'busy':
+            if (status.busySource === 'full-screen')
+                return t.gettext('Paused — a window is in full screen');
             return t.gettext('Paused — in a call or a video');
         default:
             if (status.pausedUntil > 0)

@@ -54,6 +54,7 @@ public struct StatusFormatter: Sendable {
             case "user": return tr("paused by you")
             case "dnd": return tr("paused while do not disturb is on")
             case "locked": return tr("paused while the screen is locked")
+            case "busy" where s.busySource == "full-screen": return tr("paused while a window is in full screen")
             case "busy": return tr("paused during a call or video")
             case "": return tr("paused")
             default: return tr("paused (%s)", s.pauseReason)
@@ -75,6 +76,7 @@ public struct StatusFormatter: Sendable {
         // TRANSLATORS: completes "Paused until:".
         case "dnd": return tr("do not disturb ends")
         case "locked": return tr("the screen is unlocked")
+        case "busy" where s.busySource == "full-screen": return tr("the window leaves full screen")
         case "busy": return tr("the call or video ends")
         default: return tr("you resume (icarectl resume)")
         }

@@ -9,6 +9,7 @@ extension ServiceStatus {
         switch pauseReason {
         case "dnd": return tr("Paused while do not disturb is on")
         case "locked": return tr("Paused while the screen is locked")
+        case "busy" where busySource == "full-screen": return tr("Paused while a window is in full screen")
         case "busy": return tr("Paused during a call or video")
         default:
             return pausedUntil > 0 ? tr("Paused until %s", time.clock(pausedUntil, relativeTo: now)) : tr("Paused until you resume")

@@ -137,6 +137,10 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         busy.apply(["BusySource": .string("video"), "BusyReason": .string("")])
         let paused = status("paused") { $0.pauseReason = "busy"; $0.busy = true; $0.busySource = "video" }
         #expect(f.text(paused, now: now).hasPrefix("State:          paused during a call or video\nPaused until:   the call or video ends\n"))
+        let fullScreen = status("paused") { $0.pauseReason = "busy"; $0.busy = true; $0.busySource = "full-screen" }
+        #expect(f.text(fullScreen, now: now).hasPrefix(
+            "State:          paused while a window is in full screen\nPaused until:   the window leaves full screen\n"))
+        #expect(fullScreen.pauseSentence(time: text, now: now) == "Paused while a window is in full screen")
         #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[]}"#))
         var both = free
         both.apply(["DesktopEyeBreaks": .bool(true)])

@@ -5,7 +5,8 @@ import TestSupport
 /// Issue 40 on the real GNOME Shell 48.7 and 50.5, iCare installed from its package with its
 /// extension on: while a window fills the screen the Shell shows no reminder banner, and
 /// icared, told by the extension, holds the reminder back instead of counting it skipped;
-/// when the window leaves full screen the reminder's banner shows.
+/// when the window leaves full screen the reminder's banner shows. Paused for it (BusyPolicy pause),
+/// the ring's menu says so.
 @Suite struct GnomeFullscreenInRootTests {
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func aReminderWaitsForAFullScreenWindowAndShowsWhenItLeaves(_ release: DesktopRoot.Release) throws {
@@ -36,5 +37,14 @@ import TestSupport
         let listed = (try? shell.listedTitles()) ?? "?"
         #expect(shown, "no reminder banner after the full screen ended; listed: \(listed)")
         #expect(try shell.session.icareProperty("SkippedToday") == "(<uint32 0>,)")
+
+        // BusyPolicy pause, the window full screen again: the ring's menu says why reminders are paused,
+        // the full screen and not a call.
+        let policy = try shell.session.run(["/usr/bin/icarectl", "set", "BusyPolicy", "pause"])
+        #expect(policy.status == 0, "\(policy)")
+        _ = try shell.eval("\(window).make_fullscreen()")
+        let stateItem = "Main.panel.statusArea['\(ShellExtensionRig.uuid)']._stateItem.label.text"
+        let said = try waitUntil(timeout: 10, interval: 0.2) { try shell.eval(stateItem).contains("Paused — a window is in full screen") }
+        #expect(said, "the ring's menu says \((try? shell.eval(stateItem)) ?? "?"); PauseReason \((try? shell.session.icareProperty("PauseReason")) ?? "?")")
     }
 }
