@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore", "DBusKit"]),
-        .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit"]),
+        .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit", "DesktopWatch"]),
         .testTarget(name: "PhoneRemoteTests", dependencies: ["PhoneRemote", "ICareFiles", "TestSupport"]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),

@@ -25,8 +25,7 @@ final class GSConnectRemote {
     private let dconf: DconfDatabase
     private let server: BusNameFollower
     private var subscriptions: [SignalSubscription] = []
-    private var reading = false
-    private var readAgain = false
+    private var gate = RefreshGate()
     /// The paired phones' ids; nil while unknown (GSConnect not running, or not read yet).
     private var paired: [String]?
     /// Every phone seen paired while iCare ran.
@@ -68,8 +67,7 @@ final class GSConnectRemote {
             self.apply()
         }
         server.start { [unowned self] owner in
-            self.reading = false
-            self.readAgain = false
+            self.gate.reset()
             self.paired = nil
             if owner == nil { self.offering = [] } else { self.refresh() }
         }
@@ -77,18 +75,16 @@ final class GSConnectRemote {
 
     private func refresh() {
         guard server.owner != nil else { return }
-        guard !reading else { readAgain = true; return }
-        reading = true
+        guard gate.begin() else { return }
         server.call(Self.managerPath, InterfaceName("org.freedesktop.DBus.ObjectManager"), "GetManagedObjects") {
             [unowned self] result in
-            self.reading = false
             if case .success(let reply) = result, let objects = reply.single("a{oa{sa{sv}}}") {
                 self.paired = Self.pairedIds(in: objects)
             } else {
                 self.problems.report(Self.provider, .reply, "GetManagedObjects did not answer as expected", consequence: "no commands on its phones")
             }
             self.apply()
-            if self.readAgain { self.readAgain = false; self.refresh() }
+            if self.gate.end() { self.refresh() }
         }
     }
 

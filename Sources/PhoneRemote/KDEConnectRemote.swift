@@ -32,8 +32,7 @@ final class KDEConnectRemote {
     private let folder: String
     private let server: BusNameFollower
     private var subscriptions: [SignalSubscription] = []
-    private var reading = false
-    private var readAgain = false
+    private var gate = RefreshGate()
     /// The paired phones' ids; nil while unknown (kdeconnectd not running, or not read yet): then no list is touched.
     private var paired: [String]?
     /// Phones seen reachable without Run command, each logged once.
@@ -70,8 +69,7 @@ final class KDEConnectRemote {
             if message.path?.hasSuffix("/" + Self.plugin) == true { self.apply() }
         })
         server.start { [unowned self] owner in
-            self.reading = false
-            self.readAgain = false
+            self.gate.reset()
             self.paired = nil
             if owner == nil { self.offering = [] } else { self.refresh() }
         }
@@ -80,8 +78,7 @@ final class KDEConnectRemote {
     /// Reads the paired phones, then the reachable ones' plugins (one read at a time).
     private func refresh() {
         guard server.owner != nil else { return }
-        guard !reading else { readAgain = true; return }
-        reading = true
+        guard gate.begin() else { return }
         readDevices(reachableOnly: false) { [unowned self] paired in
             guard let paired else { return self.finish(nil) }
             self.readDevices(reachableOnly: true) { [unowned self] reachable in
@@ -91,10 +88,9 @@ final class KDEConnectRemote {
     }
 
     private func finish(_ found: [String]?) {
-        reading = false
         if let found { paired = found }
         apply()
-        if readAgain { readAgain = false; refresh() }
+        if gate.end() { refresh() }
     }
 
     private func readDevices(reachableOnly: Bool, _ done: @escaping ([String]?) -> Void) {

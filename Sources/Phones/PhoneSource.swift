@@ -26,30 +26,3 @@ enum PhoneLimits {
         return shown.count > nameLength ? String(shown.prefix(nameLength - 1)) + "…" : shown
     }
 }
-
-/// Re-reads a source's state on every trigger, one read at a time: triggers
-/// that come during a read make one more read after it, never a pile of them.
-struct RefreshGate {
-    private var reading = false
-    private var again = false
-
-    /// Whether a read should begin now (false: one is out; it runs again after).
-    mutating func begin() -> Bool {
-        if reading { again = true; return false }
-        reading = true
-        return true
-    }
-
-    /// The read is done; whether another must begin for triggers that came meanwhile.
-    mutating func end() -> Bool {
-        reading = false
-        defer { again = false }
-        return again
-    }
-
-    /// The program went away: a reply still out is dropped by the follower.
-    mutating func reset() {
-        reading = false
-        again = false
-    }
-}

@@ -1,5 +1,6 @@
 import Testing
 import DBusKit
+import DesktopWatch
 @testable import Phones
 
 /// The pure parts of the Phones target: which KDE Connect keeps hinted notifications on the desktop,
