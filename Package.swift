@@ -156,7 +156,7 @@ let package = Package(
         // Phones linked by KDE Connect and GSConnect: which can be reminded, and one ping each with a reminder.
         .target(name: "Phones", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore"], swiftSettings: lean),
         // The phone as a remote: iCare's Start, Snooze, Skip and Pause in each linked phone's Run command list.
-        .target(name: "PhoneRemote", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore"], swiftSettings: lean),
+        .target(name: "PhoneRemote", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore", "Phones"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.

@@ -1,6 +1,7 @@
 import DBusKit
 import DesktopWatch
 import ICareFiles
+import Phones
 
 /// iCare's commands in each paired phone's Run command list, through
 /// GSConnect: the list is the dconf key
@@ -13,10 +14,10 @@ import ICareFiles
 /// object manager, read again on its signals; the key is checked again each
 /// time dconf says it changed. See docs/phones.md.
 final class GSConnectRemote {
-    static let busName = BusName("org.gnome.Shell.Extensions.GSConnect")
-    static let managerPath = ObjectPath("/org/gnome/Shell/Extensions/GSConnect")
-    static let deviceInterface = "org.gnome.Shell.Extensions.GSConnect.Device"
-    static let settingsPrefix = "/org/gnome/shell/extensions/gsconnect/"
+    static let busName = GSConnectPhones.busName
+    static let managerPath = GSConnectPhones.managerPath
+    static let deviceInterface = GSConnectPhones.deviceInterface
+    static let settingsPrefix = GSConnectPhones.settingsPrefix
     static let provider = "GSConnect"
     private static let entryKind = GVariantWriter.Kind.dictionaryEntry(.string, .variant)
 
@@ -53,15 +54,7 @@ final class GSConnectRemote {
     }
 
     func start() {
-        let sender = Self.busName.rawValue
-        subscriptions.append(connection.subscribe(MatchRule(sender: sender, path: Self.managerPath.rawValue,
-                                                            interface: "org.freedesktop.DBus.ObjectManager")) {
-            [unowned self] _ in self.refresh()
-        })
-        subscriptions.append(connection.subscribe(MatchRule(sender: sender, interface: InterfaceName.properties.rawValue,
-                                                            member: "PropertiesChanged", arg0: Self.deviceInterface)) {
-            [unowned self] _ in self.refresh()
-        })
+        subscriptions = GSConnectPhones.followDevices(on: connection) { [unowned self] in self.refresh() }
         dconf.add(prefix: Self.settingsPrefix) { [unowned self] reading in
             if case .database(let file) = reading { self.settings = file } else { self.settings = nil }
             self.apply()

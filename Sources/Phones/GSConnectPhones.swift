@@ -15,11 +15,11 @@ import ICareFiles
 /// device's settings live under `/org/gnome/shell/extensions/gsconnect/device/ID/`:
 /// `supported-plugins` and `disabled-plugins`, and the notification plugin's
 /// `send-notifications` (default true: GSConnect forwards unless told not to).
-final class GSConnectPhones: PhoneSource {
-    static let busName = BusName("org.gnome.Shell.Extensions.GSConnect")
-    static let managerPath = ObjectPath("/org/gnome/Shell/Extensions/GSConnect")
-    static let deviceInterface = "org.gnome.Shell.Extensions.GSConnect.Device"
-    static let settingsPrefix = "/org/gnome/shell/extensions/gsconnect/"
+public final class GSConnectPhones: PhoneSource {
+    public static let busName = BusName("org.gnome.Shell.Extensions.GSConnect")
+    public static let managerPath = ObjectPath("/org/gnome/Shell/Extensions/GSConnect")
+    public static let deviceInterface = "org.gnome.Shell.Extensions.GSConnect.Device"
+    public static let settingsPrefix = "/org/gnome/shell/extensions/gsconnect/"
     static let provider = "GSConnect"
 
     /// A device as the service lists it.
@@ -49,15 +49,7 @@ final class GSConnectPhones: PhoneSource {
     }
 
     func start() {
-        let sender = Self.busName.rawValue
-        subscriptions.append(connection.subscribe(MatchRule(sender: sender, path: Self.managerPath.rawValue,
-                                                            interface: "org.freedesktop.DBus.ObjectManager")) {
-            [unowned self] _ in self.refresh()
-        })
-        subscriptions.append(connection.subscribe(MatchRule(sender: sender, interface: InterfaceName.properties.rawValue,
-                                                            member: "PropertiesChanged", arg0: Self.deviceInterface)) {
-            [unowned self] _ in self.refresh()
-        })
+        subscriptions = Self.followDevices(on: connection) { [unowned self] in self.refresh() }
         dconf?.add(prefix: Self.settingsPrefix) { [unowned self] reading in
             if case .database(let file) = reading { self.settings = file } else { self.settings = nil }
             self.publish()
@@ -67,6 +59,17 @@ final class GSConnectPhones: PhoneSource {
             self.devices = []
             if owner == nil { self.publish() } else { self.refresh() }
         }
+    }
+
+    /// Runs `changed` on each of GSConnect's signals about its devices: the object manager's
+    /// `InterfacesAdded`/`Removed` and a device's `PropertiesChanged` (the phone remote follows them too).
+    public static func followDevices(on connection: Connection, _ changed: @escaping () -> Void) -> [SignalSubscription] {
+        let sender = busName.rawValue
+        return [
+            connection.subscribe(MatchRule(sender: sender, path: managerPath.rawValue, interface: "org.freedesktop.DBus.ObjectManager")) { _ in changed() },
+            connection.subscribe(MatchRule(sender: sender, interface: InterfaceName.properties.rawValue,
+                                           member: "PropertiesChanged", arg0: deviceInterface)) { _ in changed() },
+        ]
     }
 
     private func refresh() {
