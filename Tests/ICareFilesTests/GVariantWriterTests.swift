@@ -74,7 +74,7 @@ import Testing
         ]
         let bytes = try GVariantWriter.dconfChangeset(changes)
         let changeset: GVariantWriter.Value = .dictionary(changes.map { ($0.path, .maybe(.variant, $0.value.map { .variant($0) })) }, of: .maybe(.variant))
-        #expect(bytes == (try GVariantWriter.serialise(changeset)))
+        #expect(try bytes == GVariantWriter.serialise(changeset))
         try GLibVariants.compare([changeset])
         let printed = try GLibVariants.printed(bytes, type: "a{smv}")
         #expect(printed == "{'\(Self.gsconnectKey)': @mv <{'key': <{'name': 'Start eye break', 'command': '/usr/bin/icarectl start'}>}>, "
