@@ -28,7 +28,7 @@ _icarectl() {
         if [[ "$prev" == --days ]]; then COMPREPLY=($(compgen -W "7 14 30" -- "$cur")); return; fi
         COMPREPLY=($(compgen -W "--days --json --csv --no-color --help today yesterday" -- "$cur")) ;;
     get)
-        COMPREPLY=($(compgen -W "--json --no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem PhoneReminders interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem phonereminders" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "--json --no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem PhoneReminders FullScreenReminders interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem phonereminders fullscreenreminders" -- "$cur")) ;;
     set)
         local -a args=()
         for ((j = i + 1; j < COMP_CWORD; j++)); do case "${COMP_WORDS[j]}" in -*) ;; *) args+=("${COMP_WORDS[j]}") ;; esac; done
@@ -44,10 +44,11 @@ _icarectl() {
             busypolicy) COMPREPLY=($(compgen -W "defer pause ignore" -- "$cur")); return ;;
             statusitem) COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
             phonereminders) COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
+            fullscreenreminders) COMPREPLY=($(compgen -W "true false" -- "$cur")); return ;;
             esac
         fi
         if (( ${#args[@]} >= 1 )); then COMPREPLY=(); return; fi
-        COMPREPLY=($(compgen -W "--no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem PhoneReminders interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem phonereminders" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "--no-color --help Interval BreakDuration SnoozeDuration ActiveHours WeekdaysOnly DndPolicy Sound BusyPolicy StatusItem PhoneReminders FullScreenReminders interval breakduration snoozeduration activehours weekdaysonly dndpolicy sound busypolicy statusitem phonereminders fullscreenreminders" -- "$cur")) ;;
     watch)
         COMPREPLY=($(compgen -W "--no-color --help" -- "$cur")) ;;
     monitor)

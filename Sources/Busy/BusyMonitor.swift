@@ -11,7 +11,10 @@ import SystemdKit
 public final class BusyMonitor {
     /// The summed state, as last reported.
     public private(set) var state = BusyState.free
-    /// Runs on every change of `state`.
+    /// A full-screen window hides normal reminders now (GNOME Shell, through iCare's extension), also
+    /// while an earlier source speaks for `state`: a reminder that goes out now must be urgent to be seen.
+    public private(set) var fullScreen = false
+    /// Runs on every change of `state` or `fullScreen`.
     public var onChange: ((BusyState) -> Void)?
     private let log: Log
     private var sources: [any InhibitorSource] = []
@@ -48,7 +51,13 @@ public final class BusyMonitor {
             log.info("Busy: \(source.absence) (logged once).")
         }
         let next = sources.map(\.state).first(where: \.active) ?? .free
-        guard next != state else { return }
+        let nextFullScreen = sources.contains { $0.state.active && $0.state.source == BusyState.fullScreen }
+        guard next != state || nextFullScreen != fullScreen else { return }
+        fullScreen = nextFullScreen
+        guard next != state else {
+            onChange?(next)
+            return
+        }
         state = next
         if next.active {
             log.info("Busy (\(next.source)): \(Log.escaped(next.reason.isEmpty ? "no reason given" : next.reason)).")

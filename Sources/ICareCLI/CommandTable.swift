@@ -115,7 +115,7 @@ public enum CommandTable {
         case .breakDuration: return ["10s", "20s", "30s"]
         case .snoozeDuration: return ["1m", "5m", "10m", "15m", "30m"]
         case .activeHours: return ["always", "09:00-17:00", "09:00-17:30", "08:00-18:00"]
-        case .weekdaysOnly, .sound, .statusItem, .phoneReminders: return ["true", "false"]
+        case .weekdaysOnly, .sound, .statusItem, .phoneReminders, .fullScreenReminders: return ["true", "false"]
         case .dndPolicy: return DndPolicy.allCases.map(\.rawValue)
         case .busyPolicy: return BusyPolicy.allCases.map(\.rawValue)
         }

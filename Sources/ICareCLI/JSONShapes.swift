@@ -32,7 +32,7 @@
 // get --json, get KEY --json (only that key)
 //   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
 //    "WeekdaysOnly":false,"DndPolicy":"pause","Sound":true,"BusyPolicy":"defer","StatusItem":true,
-//    "PhoneReminders":false}
+//    "PhoneReminders":false,"FullScreenReminders":false}
 //
 // history [DAY] --json
 //   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
@@ -78,7 +78,7 @@ public enum JSONShapes {
             #"{"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"#,
             #" "ActiveHours":"","WeekdaysOnly":false,"DndPolicy":"pause","#,
             #" "Sound":true,"BusyPolicy":"defer","StatusItem":true,"#,
-            #" "PhoneReminders":false}"#,
+            #" "PhoneReminders":false,"FullScreenReminders":false}"#,
         ]),
         ("history DAY --json", [
             #"{"date":"YYYY-MM-DD","from":ISO,"from_us":N,"#,

@@ -55,6 +55,9 @@ enum ConfigTemplate {
         case .phoneReminders:
             return ["A tap on each paired phone (KDE Connect, GSConnect) with each reminder:",
                     "true or false. Default: \(value)."]
+        case .fullScreenReminders:
+            return ["Reminders over a full-screen window (a game, a slide show) instead of",
+                    "waiting as BusyPolicy says: true or false. Default: \(value)."]
         }
     }
 

@@ -72,6 +72,8 @@ public struct ServiceStatus: Equatable, Sendable {
 
     /// Whether each reminder also taps the phones (`PhoneReminders`; off when unknown).
     public var phoneReminders: Bool { settings[.phoneReminders] == .bool(true) }
+    /// Whether reminders go out over a full-screen window (`FullScreenReminders`; off when unknown).
+    public var fullScreenReminders: Bool { settings[.fullScreenReminders] == .bool(true) }
 
     /// The interval between breaks in seconds (the default when unknown).
     public var interval: UInt32 {

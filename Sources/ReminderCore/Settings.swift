@@ -42,6 +42,9 @@ public struct Settings: Equatable, Sendable {
     public private(set) var statusItem: Bool = true
     /// A tap on each paired phone (KDE Connect, GSConnect) with each reminder.
     public private(set) var phoneReminders: Bool = false
+    /// Reminders go out over a full-screen window, urgent where the desktop shows only such (GNOME Shell),
+    /// instead of waiting as `BusyPolicy` says.
+    public private(set) var fullScreenReminders: Bool = false
 
     /// The defaults of `docs/interface.md`.
     public init() {}
@@ -59,6 +62,7 @@ public struct Settings: Equatable, Sendable {
         case .busyPolicy: return .string(busyPolicy.rawValue)
         case .statusItem: return .bool(statusItem)
         case .phoneReminders: return .bool(phoneReminders)
+        case .fullScreenReminders: return .bool(fullScreenReminders)
         }
     }
 
@@ -87,6 +91,7 @@ public struct Settings: Equatable, Sendable {
             busyPolicy = p
         case (.statusItem, .bool(let b)): statusItem = b
         case (.phoneReminders, .bool(let b)): phoneReminders = b
+        case (.fullScreenReminders, .bool(let b)): fullScreenReminders = b
         default:
             throw SettingError(key: key, reason: tr("%s takes a value of type '%s'.", key.name, key.signature))
         }
@@ -127,6 +132,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case busyPolicy = "BusyPolicy"
     case statusItem = "StatusItem"
     case phoneReminders = "PhoneReminders"
+    case fullScreenReminders = "FullScreenReminders"
 
     /// The D-Bus property name.
     public var name: String { rawValue }
@@ -143,7 +149,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         switch self {
         case .interval, .breakDuration, .snoozeDuration: return "u"
         case .activeHours, .dndPolicy, .busyPolicy: return "s"
-        case .weekdaysOnly, .sound, .statusItem, .phoneReminders: return "b"
+        case .weekdaysOnly, .sound, .statusItem, .phoneReminders, .fullScreenReminders: return "b"
         }
     }
 
@@ -173,6 +179,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .busyPolicy: return trLater("BusyPolicy must be one of defer, pause or ignore.")
         case .statusItem: return trLater("StatusItem must be true or false.")
         case .phoneReminders: return trLater("PhoneReminders must be true or false.")
+        case .fullScreenReminders: return trLater("FullScreenReminders must be true or false.")
         }
     }
 

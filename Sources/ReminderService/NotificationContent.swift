@@ -91,6 +91,15 @@ struct NotificationContent: Equatable {
         return copy
     }
 
+    /// The same with critical urgency, the only one GNOME Shell shows as a banner over a full-screen
+    /// window (docs/desktops.md, "A full-screen window"). Still taken away as the normal one is.
+    func urgent(_ on: Bool) -> NotificationContent {
+        guard on else { return self }
+        var copy = self
+        copy.hints = hints.map { $0.0 == "urgency" ? ("urgency", .byte(2)) : $0 }
+        return copy
+    }
+
     /// What takes a notification away on a server where `CloseNotification` strands it: the same words,
     /// no buttons, expiring at once.
     static func vanishing(_ last: NotificationContent) -> NotificationContent {

@@ -84,6 +84,8 @@ final class Notifier {
     var settings = Settings()
     /// Do-not-disturb or busy: the server is asked for silence instead of `sound-name` (Daemon+Sound sets it).
     var muted = false
+    /// A full-screen window hides all but urgent notifications: a reminder or countdown sent now is urgent.
+    var overFullScreen = false
     /// What the linked phones ask of what follows a reminder (Daemon+Phones sets it).
     var phones = NotificationPhones() {
         didSet { if phones != oldValue, let lastStatus { update(status: lastStatus, settings: settings) } }
@@ -202,12 +204,12 @@ final class Notifier {
             }
         case .reminder:
             stopTicker()
-            let content = NotificationContent.reminder(profile, settings, icon, quiet: muted)
+            let content = NotificationContent.reminder(profile, settings, icon, quiet: muted).urgent(overFullScreen)
             if shown != wanted {
                 send(content, view: wanted)
             } else if lastContent != content {
                 // Only its text changed (a setting): updated in place, without sounding again.
-                send(NotificationContent.reminder(profile, settings, icon, quiet: true), view: wanted)
+                send(NotificationContent.reminder(profile, settings, icon, quiet: true).urgent(overFullScreen), view: wanted)
             }
         case .countdown(let ends):
             if shown != wanted {
@@ -231,7 +233,7 @@ final class Notifier {
     func showCountdown(ends: Timestamp) {
         guard let profile else { return }
         send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now()))
-                .keptFromPhones(phones.hintAfterReminder), view: .countdown(ends: ends))
+                .keptFromPhones(phones.hintAfterReminder).urgent(overFullScreen), view: .countdown(ends: ends))
     }
 
     private func close() {

@@ -152,7 +152,7 @@ enum ReminderInterface {
                 A call, a screen share or a video is going on: a camera, a microphone recording
                 or a screen cast running in PipeWire, or an app holding off the desktop's screen
                 saver; or a full-screen window hides reminders (GNOME Shell, through iCare's
-                extension). What it does follows BusyPolicy.
+                extension) and FullScreenReminders is false. What it does follows BusyPolicy.
                 """, read: { .bool(b.busyState.active) }),
             Property("BusySource", "s", doc: """
                 What makes the person busy: camera, microphone or screen-share (PipeWire),
@@ -220,6 +220,8 @@ enum ReminderInterface {
             return head + " In a call, a screen share or a video (see Busy): defer: keep counting and show a reminder that fell due two minutes (scaled like Interval) after it ends; pause: no reminders while busy, a full Interval after it ends; ignore. Time while busy never counts as a natural break. Default defer."
         case .phoneReminders:
             return head + " true: each reminder also taps each phone in Phones once (a KDE Connect ping, or GSConnect's), never for the countdown or the end of a break, and never while the reminder itself is held back. Default false."
+        case .fullScreenReminders:
+            return head + " true: a full-screen window holds no reminder back (see Busy), and a reminder or countdown sent while GNOME Shell hides all but urgent notifications over one goes out with critical urgency so it is seen; it is taken away as any other. false: the full-screen window counts as busy (BusyPolicy). Default false."
         case .statusItem:
             return head + " true: a ring counting down to the next break, with a menu, in panels that show StatusNotifierItems (registered with org.kde.StatusNotifierWatcher while one runs); false: none. Default true."
         default:

@@ -34,6 +34,8 @@ enum PrefTexts {
 
     static var dnd: String { tr("When do not disturb is on") }
     static var busy: String { tr("During a call, a screen share or a video") }
+    static var fullScreen: String { tr("Remind over full-screen windows") }
+    static var fullScreenHint: String { tr("Show reminders over a game or a slide show instead of holding them back") }
     static var interruptions: String { trc("preferences group", "Do not disturb and calls") }
     /// The service's own words for a policy, on its button.
     static func word(_ word: String) -> String {

@@ -11,7 +11,7 @@ final class PreferencesWindow {
     let model: AppModel
     let window: Widget
     private var interval, breakLength, snooze, from, to: SpinRow!
-    private var activeHours, weekdays, sound, panelRing, phone: SwitchRow!
+    private var activeHours, weekdays, sound, panelRing, phone, fullScreen: SwitchRow!
     private var dnd, busy: ChoiceRow!
     private let problems: Widget
     private let gnome: Widget
@@ -75,7 +75,8 @@ final class PreferencesWindow {
                         explain: PrefTexts.policy) { m.set(.dndPolicy, .string($0)) }
         busy = ChoiceRow(title: PrefTexts.busy, choices: BusyPolicy.allCases.map { ($0.rawValue, PrefTexts.word($0.rawValue)) },
                          explain: PrefTexts.policy) { m.set(.busyPolicy, .string($0)) }
-        group(PrefTexts.interruptions, [dnd.row, busy.row], in: page)
+        fullScreen = SwitchRow(title: PrefTexts.fullScreen, subtitle: PrefTexts.fullScreenHint) { m.set(.fullScreenReminders, .bool($0)) }
+        group(PrefTexts.interruptions, [dnd.row, busy.row, fullScreen.row], in: page)
 
         adw_preferences_group_set_title(icare_adw_preferences_group(gp(gnome)), PrefTexts.gnomeTitle)
         adw_preferences_group_set_description(icare_adw_preferences_group(gp(gnome)), HomeTexts.desktopEyeBreaks)
@@ -121,6 +122,7 @@ final class PreferencesWindow {
         phone.setSubtitle(PrefTexts.phoneHint(s.phones))
         if let v = word(.dndPolicy) { dnd.set(v) }
         if let v = word(.busyPolicy) { busy.set(v) }
+        if let v = flag(.fullScreenReminders) { fullScreen.set(v) }
         gtk_widget_set_visible(gnome, s.desktopEyeBreaks ? 1 : 0)
         adw_preferences_group_set_description(icare_adw_preferences_group(gp(problems)),
                                               ([PrefTexts.problemsHint] + s.configProblems).joined(separator: "\n"))

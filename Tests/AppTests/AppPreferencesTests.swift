@@ -74,6 +74,8 @@ import TestSupport
         try Self.expectSaved(rig, "DndPolicy", "s \"ignore\"", "DndPolicy = ignore")
         try rig.press("Pause", role: "push button", within: "During a call, a screen share or a video")
         try Self.expectSaved(rig, "BusyPolicy", "s \"pause\"", "BusyPolicy = pause")
+        try rig.press("Remind over full-screen windows", role: "check box")
+        try Self.expectSaved(rig, "FullScreenReminders", "b true", "FullScreenReminders = true")
         let after = try rig.waitForPreferences("the chosen policy explained") { $0.contains { $0.name == "Remind as usual" } }
         // GTK 4.8 gives toggle buttons the push button role, with the pressed state when down.
         #expect(after.first { $0.role == "push button" && $0.name == "Ignore" }?.checked == true, "\(after)")

@@ -65,7 +65,7 @@ import TestSupport
         return r.stdout.split(separator: "\n").filter { $0 != "DONE" }.flatMap { $0.split(separator: " ").map(String.init) }
     }
 
-    static let keys = ["Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy", "StatusItem", "PhoneReminders"]
+    static let keys = ["Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy", "StatusItem", "PhoneReminders", "FullScreenReminders"]
 
     @Test func bashOffersTheValuesOfTheKeyAfterSet() throws {
         #expect(try bash("icarectl set dndpolicy ") == ["pause", "defer", "ignore"])

@@ -37,7 +37,7 @@ import ReminderCore
             (["snooze", "soon"], "Error: 'soon' is not a duration; write a value like 90s, 5m or 1h30m.\nUsage: icarectl snooze [DURATION]\nSee 'icarectl snooze --help'.\n"),
             (["pause", "until", "25:00"], "Error: '25:00' is not a time; write HH:MM on the 24-hour clock, e.g. 17:30.\nUsage: icarectl pause [DURATION | until HH:MM | toggle]\nSee 'icarectl pause --help'.\n"),
             (["get", "intervl"], "Error: 'intervl' is not a setting. Did you mean 'Interval'?\nUsage: icarectl get [KEY] [--json]\nSee 'icarectl get --help'.\n"),
-            (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
+            (["set", "colour", "blue"], "Error: 'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders, FullScreenReminders.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["set", "sound", "loud"], "Error: Sound must be true or false.\nUsage: icarectl set KEY VALUE\nSee 'icarectl set --help'.\n"),
             (["stauts"], "Error: 'stauts' is not a command. Did you mean 'status'?\nUsage: icarectl [COMMAND] [OPTIONS]\nSee 'icarectl --help' for the commands.\n"),
             (["history", "--days", "0"], "Error: --days takes a number of days from 1 to 366, not '0'.\nUsage: icarectl history [today | yesterday | YYYY-MM-DD] [--days N] [--json] [--csv]\nSee 'icarectl history --help'.\n"),
@@ -67,16 +67,17 @@ import ReminderCore
         let h = try ServiceHarness()
         defer { h.stop() }
         #expect(try icarectl(h, ["get"]).stdout == """
-            Interval        20m
-            BreakDuration   20s
-            SnoozeDuration  5m
-            ActiveHours     always
-            WeekdaysOnly    false
-            DndPolicy       pause
-            Sound           true
-            BusyPolicy      defer
-            StatusItem      true
-            PhoneReminders  false
+            Interval             20m
+            BreakDuration        20s
+            SnoozeDuration       5m
+            ActiveHours          always
+            WeekdaysOnly         false
+            DndPolicy            pause
+            Sound                true
+            BusyPolicy           defer
+            StatusItem           true
+            PhoneReminders       false
+            FullScreenReminders  false
 
             """)
         let cases: [([String], String, String, String)] = [
@@ -90,6 +91,7 @@ import ReminderCore
             (["set", "busypolicy", "PAUSE"], "BusyPolicy is now pause.\n", "BusyPolicy", "s \"pause\""),
             (["set", "activehours", "always"], "ActiveHours is now always.\n", "ActiveHours", "s \"\""),
             (["set", "phonereminders", "on"], "PhoneReminders is now true.\n", "PhoneReminders", "b true"),
+            (["set", "fullscreenreminders", "yes"], "FullScreenReminders is now true.\n", "FullScreenReminders", "b true"),
         ]
         for (args, out, property, busctl) in cases {
             let r = try icarectl(h, args)
@@ -99,7 +101,7 @@ import ReminderCore
         }
         #expect(try icarectl(h, ["get", "interval"]).stdout == "25m\n")
         #expect(try icarectl(h, ["get", "--json"]).stdout
-            == #"{"Interval":1500,"BreakDuration":30,"SnoozeDuration":600,"ActiveHours":"","WeekdaysOnly":true,"DndPolicy":"defer","Sound":false,"BusyPolicy":"pause","StatusItem":true,"PhoneReminders":true}"# + "\n")
+            == #"{"Interval":1500,"BreakDuration":30,"SnoozeDuration":600,"ActiveHours":"","WeekdaysOnly":true,"DndPolicy":"defer","Sound":false,"BusyPolicy":"pause","StatusItem":true,"PhoneReminders":true,"FullScreenReminders":true}"# + "\n")
         #expect(try icarectl(h, ["get", "sound", "--json"]).stdout == #"{"Sound":false}"# + "\n")
     }
 

@@ -295,13 +295,13 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
 
     @Test func settingsTable() {
         #expect(SettingsFormatter.table(all) == """
-            Interval        20m
-            BreakDuration   20s
-            SnoozeDuration  5m
-            ActiveHours     always
-            WeekdaysOnly    false
-            DndPolicy       pause
-            Sound           true
+            Interval             20m
+            BreakDuration        20s
+            SnoozeDuration       5m
+            ActiveHours          always
+            WeekdaysOnly         false
+            DndPolicy            pause
+            Sound                true
 
             """)
         #expect(SettingsFormatter.text(.activeHours, .string("09:00-17:30")) == "09:00-17:30")

@@ -91,7 +91,7 @@ private func usage(_ line: String) -> String? {
         #expect(parse("get interval --json") == .success(.get(.interval, json: true)))
         #expect(parse("get BREAKDURATION") == .success(.get(.breakDuration, json: false)))
         #expect(usage("get intervl") == "'intervl' is not a setting. Did you mean 'Interval'?")
-        #expect(usage("get colour") == "'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders.")
+        #expect(usage("get colour") == "'colour' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders, FullScreenReminders.")
         #expect(parse("set interval 25m") == .success(.set(.interval, .uint(1500))))
         #expect(parse("set breakduration 20") == .success(.set(.breakDuration, .uint(20))))
         #expect(parse("set snoozeduration 1h") == .success(.set(.snoozeDuration, .uint(3600))))
@@ -106,7 +106,7 @@ private func usage(_ line: String) -> String? {
         #expect(usage("set dndpolicy defr") == "DndPolicy must be one of pause, defer or ignore. Did you mean 'defer'?")
         #expect(usage("set interval") == "Say what to set interval to: set KEY VALUE.")
         #expect(usage("set") == "Say which setting to change and to what: set KEY VALUE.")
-        #expect(usage("set foo 1") == "'foo' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders.")
+        #expect(usage("set foo 1") == "'foo' is not a setting. The settings are Interval, BreakDuration, SnoozeDuration, ActiveHours, WeekdaysOnly, DndPolicy, Sound, BusyPolicy, StatusItem, PhoneReminders, FullScreenReminders.")
     }
 
     @Test func liveAndMeta() {

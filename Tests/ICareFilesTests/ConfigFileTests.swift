@@ -217,7 +217,7 @@ import Testing
         // The line under Interval's explanation, uncommented; nothing appended.
         #expect(after == template.replacingOccurrences(of: "\n#Interval = 20m\n", with: "\nInterval = 25m\n"))
         #expect(after.components(separatedBy: "Interval = ").count == 2, "one Interval line, not two")
-        #expect(after.hasSuffix("#PhoneReminders = false\n"))
+        #expect(after.hasSuffix("#FullScreenReminders = false\n"))
         // And again: that line now changes in place.
         try config.write(.interval, .uint(1800))
         #expect(try text(config.path) == template.replacingOccurrences(of: "\n#Interval = 20m\n", with: "\nInterval = 30m\n"))

@@ -6,7 +6,7 @@ import TestSupport
 /// extension on: while a window fills the screen the Shell shows no reminder banner, and
 /// icared, told by the extension, holds the reminder back instead of counting it skipped;
 /// when the window leaves full screen the reminder's banner shows. Paused for it (BusyPolicy pause),
-/// the ring's menu says so.
+/// the ring's menu says so. With FullScreenReminders on, the reminder's banner shows over the full screen.
 @Suite struct GnomeFullscreenInRootTests {
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func aReminderWaitsForAFullScreenWindowAndShowsWhenItLeaves(_ release: DesktopRoot.Release) throws {
@@ -46,5 +46,15 @@ import TestSupport
         let stateItem = "Main.panel.statusArea['\(ShellExtensionRig.uuid)']._stateItem.label.text"
         let said = try waitUntil(timeout: 10, interval: 0.2) { try shell.eval(stateItem).contains("Paused — a window is in full screen") }
         #expect(said, "the ring's menu says \((try? shell.eval(stateItem)) ?? "?"); PauseReason \((try? shell.session.icareProperty("PauseReason")) ?? "?")")
+
+        // FullScreenReminders on, the window still in full screen: nothing is held any more, the next
+        // reminder goes out urgent, and the Shell shows its banner over the full-screen window.
+        let over = try shell.session.run(["/usr/bin/icarectl", "set", "FullScreenReminders", "on"])
+        #expect(over.status == 0, "\(over)")
+        #expect(try waitUntil(timeout: 10, interval: 0.2) { try shell.session.icareProperty("Busy") == "(<false>,)" })
+        #expect(try waitUntil(timeout: 60, interval: 0.2) { try shell.session.icareProperty("State") == "(<'due'>,)" })
+        let overShown = try waitUntil(timeout: 10, interval: 0.1) { try shell.bannerTitle() == "Time for an eye break" }
+        #expect(overShown, "no banner over the full-screen window; listed: \((try? shell.listedTitles()) ?? "?")")
+        #expect(try shell.eval("Main.layoutManager.primaryMonitor.inFullscreen") == "true")
     }
 }
