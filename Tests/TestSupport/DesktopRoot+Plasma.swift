@@ -7,8 +7,13 @@ import Foundation
 /// kactivitymanagerd and kded6 (plasmashell aborts without the first; the
 /// second owns the tray's watcher), `kwin_x11 --replace`, `plasmashell
 /// --no-respawn`, and the accessibility bus after plasmashell, as for 5.27
-/// (`HeadlessPlasma`). X11, not Wayland: without /dev/dri KWin 6 on Wayland
-/// gives no screenshot. With `sound`, PipeWire, WirePlumber and pipewire-pulse
+/// (`HeadlessPlasma`). With `wayland`, the session people run on Plasma 6:
+/// `kwin_wayland` shows its output as a window on that Xvfb (KWin's X11
+/// windowed backend, `--x11-display`) instead of `kwin_x11`, and plasmashell
+/// and the apps are Wayland clients. KWin's own virtual output gives no
+/// pixels without /dev/dri (its QPainter compositing has no screenshot);
+/// the window's pixels are the screen (`import` on the Xvfb), and xdotool's
+/// pointer there is KWin's pointer, as a nested session's is. With `sound`, PipeWire, WirePlumber and pipewire-pulse
 /// start first, as a desktop session starts them, with null speakers
 /// (`RootSound.startStack`). `stop()` ends the root with all of it.
 public final class RootPlasma: @unchecked Sendable {
@@ -19,21 +24,29 @@ public final class RootPlasma: @unchecked Sendable {
     /// Seconds from plasmashell's start until it owned org.freedesktop.Notifications.
     public private(set) var secondsToNotifications = 0.0
 
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], sound: Bool = false) throws {
+    /// The Wayland session (`wayland`): KWin's socket, inside the session's XDG_RUNTIME_DIR.
+    public static let waylandSocket = "wayland-icare"
+    public let wayland: Bool
+
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], sound: Bool = false, wayland: Bool = false) throws {
         root = try DesktopRoot(release)
+        self.wayland = wayland
+        let kind = wayland
+            ? ["WAYLAND_DISPLAY": Self.waylandSocket, "XDG_SESSION_TYPE": "wayland", "QT_QPA_PLATFORM": "wayland"]
+            : ["XDG_SESSION_TYPE": "x11", "QT_QPA_PLATFORM": "xcb"]
         do {
             try startXvfb()
             session = try DesktopRootSession(root, activatable: ["org.kde.kded6", "org.kde.kglobalaccel", "org.kde.ActivityManager",
                                                                  "org.icare.Reminder"],
-                                             variables: [
+                                             variables: kind.merging([
                                                  "DISPLAY": display, "KDE_FULL_SESSION": "true", "XDG_CURRENT_DESKTOP": "KDE",
-                                                 "KDE_SESSION_VERSION": "6", "XDG_SESSION_TYPE": "x11", "QT_QPA_PLATFORM": "xcb",
+                                                 "KDE_SESSION_VERSION": "6",
                                                  "QT_QUICK_BACKEND": "software", "LIBGL_ALWAYS_SOFTWARE": "1",
                                                  "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
                                                  // As startplasma-x11 sets it: the roots' only menu is plasma-applications.menu, and
                                                  // without it KService 6.13 (trixie) lists no applications (Kickoff stays empty).
                                                  "XDG_MENU_PREFIX": "plasma-",
-                                             ].merging(variables) { $1 })
+                                             ]) { $1 }.merging(variables) { $1 })
             try "[Daemon]\nAutolock=false\nLockOnResume=false\n"
                 .write(to: root.work.appendingPathComponent("config/kscreenlockerrc"), atomically: true, encoding: .utf8)
             if sound { try RootSound.startStack(session) }
@@ -69,6 +82,8 @@ public final class RootPlasma: @unchecked Sendable {
     }
 
     private func startPlasma() throws {
+        // On Wayland the compositor comes first: kactivitymanagerd and kded6 are its clients.
+        if wayland { try startKWin() }
         try session.start([try program("kactivitymanagerd")], log: "kactivitymanagerd.log")
         try session.start(["kded6"], log: "kded6.log")
         for name in ["org.kde.ActivityManager", "org.kde.kded6"] {
@@ -76,10 +91,7 @@ public final class RootPlasma: @unchecked Sendable {
                 throw HarnessError("\(name) did not appear in the \(root.release) root: \(session.log("kactivitymanagerd.log"))\(session.log("kded6.log"))")
             }
         }
-        try session.start(["kwin_x11", "--replace"], log: "kwin.log")
-        guard try session.waitForName("org.kde.KWin", timeout: 30) else {
-            throw HarnessError("kwin_x11 did not start in the \(root.release) root: \(session.log("kwin.log"))")
-        }
+        if !wayland { try startKWin() }
         let started = Date()
         try session.start(["plasmashell", "--no-respawn"], log: "plasmashell.log")
         // org.freedesktop.Notifications is activatable through plasma_waitforname (a call blocks 25 s): ask NameHasOwner.
@@ -98,6 +110,25 @@ public final class RootPlasma: @unchecked Sendable {
         }
         guard try waitUntil(timeout: 30, interval: 0.3, { try session.accessibility.programs().contains("plasmashell") }) else {
             throw HarnessError("plasmashell did not join the accessibility bus; programs: \(try session.accessibility.programs())")
+        }
+    }
+
+    private func startKWin() throws {
+        if wayland {
+            // Debian's kwin_wayland carries cap_sys_resource, which the namespace cannot grant: a plain copy runs.
+            // Qt's platform for KWin itself is its own (no QT_QPA_PLATFORM, no WAYLAND_DISPLAY to nest in).
+            _ = try root.folder("bin")
+            let copy = root.work.appendingPathComponent("bin/kwin_wayland").path
+            let cp = try session.run(["cp", "/usr/bin/kwin_wayland", copy])
+            guard cp.status == 0 else { throw HarnessError("copying kwin_wayland inside: \(cp)") }
+            try session.start([copy, "--x11-display", display, "--width", "1280", "--height", "800", "--socket", Self.waylandSocket,
+                               "--no-lockscreen"], log: "kwin.log",
+                              environment: ["QT_QPA_PLATFORM": "", "WAYLAND_DISPLAY": "", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1"])
+        } else {
+            try session.start(["kwin_x11", "--replace"], log: "kwin.log")
+        }
+        guard try session.waitForName("org.kde.KWin", timeout: 30) else {
+            throw HarnessError("\(wayland ? "kwin_wayland" : "kwin_x11") did not start in the \(root.release) root: \(session.log("kwin.log"))")
         }
     }
 
