@@ -47,6 +47,10 @@ struct NotificationProfile: Equatable, Sendable {
     /// Send the reminder as `resident`. Not on GNOME Shell, which marks a resident notification from
     /// the focused app (the iCare window's) as seen: it would neither show nor sound.
     let residentReminder: Bool
+    /// A popup of normal urgency is drawn under a focused full-screen window and nothing on the bus says so
+    /// (Plasma: 6.3 stacks it below; 6.4 and later turn on do-not-disturb, which icared sees): with
+    /// FullScreenReminders on, reminders go out critical, the one layer above a full screen.
+    let hiddenUnderFullScreen: Bool
 
     /// The profile for a server; `name` and `version` are `GetServerInformation`'s first and third
     /// fields ("" when it did not answer).
@@ -67,6 +71,7 @@ struct NotificationProfile: Equatable, Sendable {
         countsEachSecond = !(family == .gnomeShell && major >= 49)
         completeIsNew = family == .gnomeShell || (family == .plasma && sound)
         residentReminder = family != .gnomeShell
+        hiddenUnderFullScreen = family == .plasma
     }
 
     static func family(_ name: String) -> Family {

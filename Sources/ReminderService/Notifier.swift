@@ -86,6 +86,9 @@ final class Notifier {
     var muted = false
     /// A full-screen window hides all but urgent notifications: a reminder or countdown sent now is urgent.
     var overFullScreen = false
+    /// A reminder or countdown goes out urgent: over a full screen the desktop reports, or, with
+    /// FullScreenReminders on, on a server that hides a normal one under a full screen it never reports.
+    var urgent: Bool { overFullScreen || (settings.fullScreenReminders && profile?.hiddenUnderFullScreen == true) }
     /// What the linked phones ask of what follows a reminder (Daemon+Phones sets it).
     var phones = NotificationPhones() {
         didSet { if phones != oldValue, let lastStatus { update(status: lastStatus, settings: settings) } }
@@ -204,12 +207,12 @@ final class Notifier {
             }
         case .reminder:
             stopTicker()
-            let content = NotificationContent.reminder(profile, settings, icon, quiet: muted).urgent(overFullScreen)
+            let content = NotificationContent.reminder(profile, settings, icon, quiet: muted).urgent(urgent)
             if shown != wanted {
                 send(content, view: wanted)
             } else if lastContent != content {
                 // Only its text changed (a setting): updated in place, without sounding again.
-                send(NotificationContent.reminder(profile, settings, icon, quiet: true).urgent(overFullScreen), view: wanted)
+                send(NotificationContent.reminder(profile, settings, icon, quiet: true).urgent(urgent), view: wanted)
             }
         case .countdown(let ends):
             if shown != wanted {
@@ -233,7 +236,7 @@ final class Notifier {
     func showCountdown(ends: Timestamp) {
         guard let profile else { return }
         send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now()))
-                .keptFromPhones(phones.hintAfterReminder).urgent(overFullScreen), view: .countdown(ends: ends))
+                .keptFromPhones(phones.hintAfterReminder).urgent(urgent), view: .countdown(ends: ends))
     }
 
     private func close() {

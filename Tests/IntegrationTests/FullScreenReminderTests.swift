@@ -75,4 +75,21 @@ import LoopSupport
         let countdown = try NotificationTests.first(fake) { $0.isICare && $0.actions.contains("end") }
         #expect(countdown.hint("urgency") == .byte(1), "no full screen: normal urgency again")
     }
+
+    /// Plasma draws a normal popup under a focused full-screen window (6.3) and says nothing on the bus;
+    /// from 6.4 it turns on do-not-disturb, which icared follows. So on Plasma FullScreenReminders sends every
+    /// reminder and countdown critical, the layer above a full screen (PlasmaFullscreenInRootTests), and off
+    /// sends them as ever.
+    @Test(arguments: [true, false])
+    func onPlasmaFullScreenRemindersSendsEveryReminderUrgent(_ on: Bool) throws {
+        let (s, fake) = try NotificationTests.dueService(config: "FullScreenReminders = \(on)\n",
+                                                        capabilities: PlasmaNotificationTests.plasmaCaps,
+                                                        serverName: "Plasma|KDE|6.3.6")
+        defer { NotificationTests.stop(s, fake) }
+        let reminder = try NotificationTests.first(fake) { $0.isICare && $0.actions.contains("start") }
+        #expect(reminder.hint("urgency") == .byte(on ? 2 : 1), "\(reminder.hints)")
+        try fake.click(reminder.id, "start")
+        let countdown = try NotificationTests.first(fake) { $0.isICare && $0.actions.contains("end") }
+        #expect(countdown.hint("urgency") == .byte(on ? 2 : 1), "\(countdown.hints)")
+    }
 }

@@ -123,7 +123,9 @@ public final class RootPlasma: @unchecked Sendable {
             guard cp.status == 0 else { throw HarnessError("copying kwin_wayland inside: \(cp)") }
             try session.start([copy, "--x11-display", display, "--width", "1280", "--height", "800", "--socket", Self.waylandSocket,
                                "--no-lockscreen"], log: "kwin.log",
-                              environment: ["QT_QPA_PLATFORM": "", "WAYLAND_DISPLAY": "", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1"])
+                              environment: ["QT_QPA_PLATFORM": "", "WAYLAND_DISPLAY": "", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1",
+                                            // What a test's KWin script prints reaches kwin.log.
+                                            "QT_LOGGING_RULES": "kwin_scripting.debug=true"])
         } else {
             try session.start(["kwin_x11", "--replace"], log: "kwin.log")
         }
