@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         // The app (icare) on Xvfb against the real icared, through the accessibility tree.
-        .testTarget(name: "AppTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["TestSupport", "LoopSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ReminderCore", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         // iCare as installed, on a real headless KDE Plasma 5.27 (X11 and Wayland): not part of IntegrationTests,
         // whose tests CI repeats under sanitizers.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import LoopSupport
 
 /// The app's home view, as a person meets it: the real `icare` on Xvfb
 /// against the real icared on a private bus, read and pressed through the
@@ -189,5 +190,26 @@ import TestSupport
         try rig.waitForText("Paused during a call or video")
         call.terminate()
         try rig.waitForHome(timeout: 15, "the end of the call") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+    }
+
+    /// A window in full screen on GNOME, as iCare's Shell extension tells it (`FakeShellRing` has its
+    /// shape): under `defer` the window says why no reminder comes, under `pause` it is paused for the
+    /// full screen, not for a call; when the window leaves full screen the countdown is back.
+    @Test func aFullScreenWindowHoldsOrPausesTheReminders() throws {
+        let rig = try AppRig()
+        defer { rig.stop() }
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        let desktop = try LoopThread()
+        desktop.start()
+        defer { desktop.stop() }
+        let shell = FakeShellRing(fullscreen: true)
+        try shell.appear(on: desktop, address: rig.service.bus.address)
+        try rig.waitForText("Busy: a window is in full screen.", timeout: 15)
+        #expect(try rig.service.string("BusySource") == "full-screen")
+        let set = try Subprocess.run([try Products.path("icarectl"), "set", "BusyPolicy", "pause"], environment: rig.service.environment)
+        #expect(set.status == 0, "\(set)")
+        try rig.waitForText("Paused while a window is in full screen")
+        try desktop.sync { shell.set(false) }
+        try rig.waitForHome(timeout: 15, "the full screen left") { $0.contains { $0.name.hasPrefix("Next break at ") } }
     }
 }
