@@ -54,7 +54,7 @@ final class WaylandServerRig: @unchecked Sendable {
     }
 
     /// Starts `command` as sway's user (as HeadlessSway starts sway), leading a process group of its own.
-    private func launch(_ command: [String], log name: String) throws -> Process {
+    func launch(_ command: [String], log name: String) throws -> Process {
         let path = sway.directory.appendingPathComponent(name).path
         guard FileManager.default.createFile(atPath: path, contents: nil) else { throw HarnessError("cannot create \(path)") }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

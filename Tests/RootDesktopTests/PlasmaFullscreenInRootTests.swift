@@ -2,7 +2,7 @@ import Testing
 import Foundation
 import TestSupport
 
-/// Issue 40 on the real Plasma 6.3.6 and 6.7.4 on Wayland, iCare installed from its package: what
+/// Issue 40 on the real Plasma 6.3.6 and 6.7.4, on Wayland and on X11, iCare installed from its package: what
 /// Plasma does with a reminder while a window fills the screen, measured. The app's window is put in
 /// full screen by a KWin script (as F11 does it). 6.7.4 (Plasma 6.4 and later) turns on
 /// do-not-disturb while a full-screen window has the focus (`Inhibited`), which icared follows as any
@@ -29,9 +29,10 @@ import TestSupport
                          ["org.freedesktop.Notifications", "Inhibited"])
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
-    func aReminderWhileAWindowIsInFullScreenOnPlasmaWayland(_ release: DesktopRoot.Release) throws {
-        let plasma = try RootPlasma(release, wayland: true)
+    @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases, [true, false])
+    func aReminderWhileAWindowIsInFullScreenOnPlasma(_ release: DesktopRoot.Release, wayland: Bool) throws {
+        let plasma = try RootPlasma(release, wayland: wayland)
+        let kind = wayland ? "Wayland" : "X11"
         defer { plasma.stop() }
         let session = try #require(plasma.session)
         #expect(try session.icareProperty("State") == "(<'waiting'>,)")
@@ -54,6 +55,19 @@ import TestSupport
             #expect(try waitUntil(timeout: 10, interval: 0.2) { try Self.inhibited(session) == "(<false>,)" })
             #expect(try plasma.state(becomes: "waiting"), "do-not-disturb over: a new interval")
             #expect(try plasma.count("SkippedToday") == 0)
+
+            // DndPolicy defer: the reminder that fell due in the full screen is offered as soon as it ends.
+            let defer_ = try session.run(["/usr/bin/icarectl", "set", "DndPolicy", "defer"])
+            #expect(defer_.status == 0, "\(defer_)")
+            try plasma.fullScreen("iCare", true)
+            #expect(try waitUntil(timeout: 10, interval: 0.2) { try session.icareProperty("DoNotDisturb") == "(<true>,)" })
+            try plasma.restartDue()
+            #expect(try plasma.state(becomes: "due"))
+            Thread.sleep(forTimeInterval: 3)
+            #expect(try plasma.popups().isEmpty, "held while the window is in full screen")
+            try plasma.fullScreen("iCare", false)
+            _ = try plasma.reminderPopup(timeout: 10)
+            #expect(try plasma.count("SkippedToday") == 0)
             return
         }
 
@@ -72,11 +86,11 @@ import TestSupport
         let shown = try plasma.reminderPopup()
         Thread.sleep(forTimeInterval: 1)
         let over = try Self.colours(plasma, in: shown.box)
-        print("Plasma \(release.plasma) Wayland, a full-screen window: \(underneath) colours where the normal popup is, \(over) where the critical one is")
+        print("Plasma \(release.plasma) \(kind), a full-screen window: \(underneath) colours where the normal popup is, \(over) where the critical one is")
         #expect(underneath < 40 && over > 2 * underneath,
-                "the normal popup shows \(underneath) colours, the critical one \(over) (Plasma \(release.plasma))")
+                "the normal popup shows \(underneath) colours, the critical one \(over) (Plasma \(release.plasma), \(kind))")
         try plasma.docsScreenshot("plasma63-wayland-over-full-screen", x: shown.box.x - 6, y: shown.box.y - 6,
-                                  w: shown.box.w + 12, h: shown.box.h + 12, always: true)
+                                  w: shown.box.w + 12, h: shown.box.h + 12, always: wayland)
         try plasma.press("Start", on: shown)
         #expect(try plasma.state(becomes: "break"), "Start over the full-screen window did not start the break")
     }

@@ -113,6 +113,7 @@ public final class RootPlasma: @unchecked Sendable {
         }
     }
 
+    /// KWin, with what a test's KWin script prints (`print`) going to kwin.log.
     private func startKWin() throws {
         if wayland {
             // Debian's kwin_wayland carries cap_sys_resource, which the namespace cannot grant: a plain copy runs.
@@ -124,10 +125,9 @@ public final class RootPlasma: @unchecked Sendable {
             try session.start([copy, "--x11-display", display, "--width", "1280", "--height", "800", "--socket", Self.waylandSocket,
                                "--no-lockscreen"], log: "kwin.log",
                               environment: ["QT_QPA_PLATFORM": "", "WAYLAND_DISPLAY": "", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1",
-                                            // What a test's KWin script prints reaches kwin.log.
                                             "QT_LOGGING_RULES": "kwin_scripting.debug=true"])
         } else {
-            try session.start(["kwin_x11", "--replace"], log: "kwin.log")
+            try session.start(["kwin_x11", "--replace"], log: "kwin.log", environment: ["QT_LOGGING_RULES": "kwin_scripting.debug=true"])
         }
         guard try session.waitForName("org.kde.KWin", timeout: 30) else {
             throw HarnessError("\(wayland ? "kwin_wayland" : "kwin_x11") did not start in the \(root.release) root: \(session.log("kwin.log"))")
