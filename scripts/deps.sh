@@ -82,7 +82,7 @@ test_packages="
   libwayland-bin wayland-protocols plasma-wayland-protocols
   sway wtype
   waybar grim
-  xfce4-panel
+  xfce4-panel xfwm4
   mako-notifier sway-notification-center
   desktop-file-utils
   zsh fish
@@ -129,6 +129,8 @@ test_packages="
 #                                             Wayland client in Tests/TestSupport)
 #   xfce4-panel                               a real X11 StatusNotifierItem host (its systray
 #                                             plugin) under Xvfb: the ring, its menu, clicks
+#   xfwm4                                     XFCE's window manager: a window in full screen
+#                                             under dunst's and xfce4-notifyd's popups (X11FullScreenTests)
 #   mako-notifier sway-notification-center    the real Wayland notification servers, under
 #                                             headless sway (RealServerTests; makoctl, swaync-client)
 #   desktop-file-utils                        desktop-file-validate: the installed desktop entries
