@@ -111,4 +111,23 @@ import TestSupport
         #expect(try screen.windows(named: "iCare").count == 1)
         #expect(rig.sandboxedPIDs("icare").count == 1)
     }
+
+    /// Plasma's do-not-disturb seen from the sandbox: `Inhibited` on org.freedesktop.Notifications (a
+    /// server with the `inhibitions` capability, Plasma's shape) and its PropertiesChanged reach icared
+    /// through the proxy, which grants the name's signals; under DndPolicy pause it pauses, and resumes.
+    @Test func aKDEShapedDoNotDisturbPausesTheSandboxedIcared() throws {
+        let rig = try FlatpakRig()
+        defer { rig.stop() }
+        let server = try MockNotifications(environment: rig.environment, capabilities: "actions body inhibitions")
+        defer { server.stop() }
+        try server.addInhibited()
+        #expect(try rig.state() == "waiting")
+        try server.inhibit(true)
+        let paused = try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "paused" }
+        #expect(paused, "do-not-disturb did not reach the sandboxed icared")
+        let source = try rig.busctl(["get-property", Self.name, "/org/icare/Reminder", Self.name, "DoNotDisturbSource"])
+        #expect(source.stdout == "s \"kde\"\n", "\(source)")
+        try server.inhibit(false)
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "waiting" }, "do-not-disturb's end did not reach it")
+    }
 }

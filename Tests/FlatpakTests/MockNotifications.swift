@@ -9,12 +9,14 @@ final class MockNotifications: @unchecked Sendable {
     private let environment: [String: String]
     private let process: Process
 
-    init(environment: [String: String]) throws {
+    /// `capabilities` as the template's parameter takes them; with `inhibitions` the server also has
+    /// Plasma's `Inhibited` (b, false) on org.freedesktop.Notifications, changed with `inhibit(_:)`.
+    init(environment: [String: String], capabilities: String = "actions body") throws {
         self.environment = environment
         let probe = try Subprocess.run(["/usr/bin/python3", "-c", "import dbusmock"])
         guard probe.status == 0 else { throw HarnessError("python3-dbusmock is missing (scripts/deps.sh --test): \(probe.stderr)") }
         process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", "-t", "notification_daemon",
-                                        "-p", #"{"capabilities": "actions body"}"#], environment: environment)
+                                        "-p", #"{"capabilities": "\#(capabilities)"}"#], environment: environment)
         let owned = waitUntil(timeout: 10, interval: 0.05) {
             let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                          "org.freedesktop.DBus", "NameHasOwner", "s", "org.freedesktop.Notifications"],
@@ -28,6 +30,16 @@ final class MockNotifications: @unchecked Sendable {
     }
 
     func stop() { Subprocess.kill9(process) }
+
+    /// Plasma's do-not-disturb switch as its server shows it: `Inhibited` set, with PropertiesChanged.
+    func inhibit(_ on: Bool) throws {
+        _ = try mock("UpdateProperties", "sa{sv}", ["org.freedesktop.Notifications", "1", "Inhibited", "b", on ? "true" : "false"])
+    }
+
+    /// Adds `Inhibited` (false) to the server's interface, as Plasma's server has it.
+    func addInhibited() throws {
+        _ = try mock("AddProperty", "ssv", ["org.freedesktop.Notifications", "Inhibited", "b", "false"])
+    }
 
     private func mock(_ method: String, _ signature: String, _ args: [String], json: Bool = false) throws -> String {
         let r = try Subprocess.run(["busctl", "--user"] + (json ? ["--json=short"] : [])
