@@ -29,15 +29,7 @@ app.run(None)
         let file = rig.sway.directory.appendingPathComponent("screen.ppm").path
         let grim = try Subprocess.run(["grim", "-t", "ppm", file], environment: rig.environment)
         guard grim.status == 0 else { throw HarnessError("grim failed: \(grim)") }
-        let shot = try Screenshot(file: file)
-        var seen = Set<Int>()
-        for y in 0..<shot.height {
-            for x in 0..<shot.width {
-                let p = shot.pixel(x, y)
-                seen.insert(Int(p[0]) << 16 | Int(p[1]) << 8 | Int(p[2]))
-            }
-        }
-        return seen.count
+        return try Screenshot(file: file).colours()
     }
 
     static func fullScreenWindow(_ rig: WaylandServerRig) throws {

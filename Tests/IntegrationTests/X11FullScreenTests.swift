@@ -12,15 +12,7 @@ import TestSupport
 
     /// How many different colours the screen shows now.
     static func colours(_ rig: RealServerRig) throws -> Int {
-        let shot = try rig.screen()
-        var seen = Set<Int>()
-        for y in 0..<shot.height {
-            for x in 0..<shot.width {
-                let p = shot.pixel(x, y)
-                seen.insert(Int(p[0]) << 16 | Int(p[1]) << 8 | Int(p[2]))
-            }
-        }
-        return seen.count
+        try rig.screen().colours()
     }
 
     static func fullScreenWindow(_ rig: RealServerRig) throws {

@@ -13,15 +13,7 @@ import TestSupport
     /// How many different colours the screen has inside `box`: a popup's text and buttons give many,
     /// the app's plain background under a hidden popup few.
     static func colours(_ plasma: RootPlasma, in box: GnomeShellAccessibility.Node) throws -> Int {
-        let shot = try plasma.pixels()
-        var seen = Set<Int>()
-        for y in max(0, box.y)..<min(shot.height, box.y + box.h) {
-            for x in max(0, box.x)..<min(shot.width, box.x + box.w) {
-                let p = shot.pixel(x, y)
-                seen.insert(Int(p[0]) << 16 | Int(p[1]) << 8 | Int(p[2]))
-            }
-        }
-        return seen.count
+        try plasma.pixels().colours(xs: box.x..<(box.x + box.w), ys: box.y..<(box.y + box.h))
     }
 
     static func inhibited(_ session: DesktopRootSession) throws -> String {

@@ -32,6 +32,19 @@ public struct Screenshot: Sendable {
         return found
     }
 
+    /// How many different colours `xs` × `ys` (the whole picture by default) holds: a popup's text
+    /// and buttons give many, a window of one flat colour one or two.
+    public func colours(xs: Range<Int>? = nil, ys: Range<Int>? = nil) -> Int {
+        var seen = Set<Int>()
+        for y in (ys ?? 0..<height).clamped(to: 0..<height) {
+            for x in (xs ?? 0..<width).clamped(to: 0..<width) {
+                let k = (y * width + x) * 3
+                seen.insert(Int(rgb[k]) << 16 | Int(rgb[k + 1]) << 8 | Int(rgb[k + 2]))
+            }
+        }
+        return seen.count
+    }
+
     /// Waits (bounded) until `points` (read from a fresh screenshot each time) finds a ring:
     /// more than 30 pixels of its colour. Their centre, where a person would click it.
     public static func ringCentre(timeout: TimeInterval = 10, context: @autoclosure () -> String,
