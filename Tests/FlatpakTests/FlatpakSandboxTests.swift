@@ -130,4 +130,42 @@ import TestSupport
         try server.inhibit(false)
         #expect(try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "waiting" }, "do-not-disturb's end did not reach it")
     }
+
+    /// A camera in use, seen from the sandbox through PipeWire: the reminder that falls due meanwhile is
+    /// held back (BusyPolicy defer), never sent to the server. flatpak binds the real runtime folder
+    /// (`/run/user/UID`) for `--filesystem=xdg-run/pipewire-0`, and the test's PipeWire listens in the rig's
+    /// own: a user override hands the sandbox that socket and its folder (`PIPEWIRE_RUNTIME_DIR`, which
+    /// libpipewire and icared read first), in place of what the grant does on a desktop.
+    @Test func aCameraInUseHoldsTheSandboxedReminderBack() throws {
+        let rig = try FlatpakRig()
+        defer { rig.stop() }
+        let pipeWire = try HeadlessPipeWire(environment: rig.environment)
+        defer { pipeWire.stop() }
+        let runtime = try #require(rig.environment["XDG_RUNTIME_DIR"])
+        let flatpak = try Subprocess.which("flatpak")
+        let override = try Subprocess.run([flatpak, "override", "--user", "--filesystem=\(runtime)/pipewire-0",
+                                           "--env=PIPEWIRE_RUNTIME_DIR=\(runtime)", FlatpakRig.appID], environment: rig.environment)
+        try #require(override.status == 0, "\(override)")
+        defer { _ = try? Subprocess.run([flatpak, "override", "--user", "--reset", FlatpakRig.appID], environment: rig.environment) }
+        let server = try MockNotifications(environment: rig.environment)
+        defer { server.stop() }
+        try pipeWire.videoSource("icare-test-camera", "media.role = Camera")
+        let cheese = try pipeWire.watch("icare-test-camera", as: "Cheese")
+        defer { Subprocess.kill9(cheese) }
+        try rig.writeDueState(in: 3)
+        #expect(try rig.state() == "waiting", "activated, the reminder three seconds away")
+        func busy() throws -> String {
+            try rig.busctl(["get-property", Self.name, "/org/icare/Reminder", Self.name, "Busy", "BusySource"]).stdout
+                .replacingOccurrences(of: "\n", with: " ")
+        }
+        var seen = ""
+        let held = try waitUntil(timeout: 15, interval: 0.1) { seen = try busy(); return seen == "b true s \"camera\" " }
+        #expect(held, "the camera was not seen from the sandbox: \(seen)")
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "due" })
+        Thread.sleep(forTimeInterval: 2)
+        let sent = try server.notifies().filter { $0.app == "iCare" }
+        #expect(sent.isEmpty, "a reminder went out while the camera was in use: \(sent)")
+        Subprocess.kill9(cheese)
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try busy().hasPrefix("b false") }, "the camera's end was not seen")
+    }
 }
