@@ -42,8 +42,8 @@ public struct Settings: Equatable, Sendable {
     public private(set) var statusItem: Bool = true
     /// A tap on each paired phone (KDE Connect, GSConnect) with each reminder.
     public private(set) var phoneReminders: Bool = false
-    /// Reminders go out over a full-screen window, urgent where the desktop shows only such (GNOME Shell),
-    /// instead of waiting as `BusyPolicy` says.
+    /// Reminders go out over a full-screen window, urgent where the desktop shows only such (GNOME Shell
+    /// over one; Plasma always), instead of waiting as `BusyPolicy` says.
     public private(set) var fullScreenReminders: Bool = false
 
     /// The defaults of `docs/interface.md`.

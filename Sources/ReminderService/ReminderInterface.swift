@@ -221,7 +221,7 @@ enum ReminderInterface {
         case .phoneReminders:
             return head + " true: each reminder also taps each phone in Phones once (a KDE Connect ping, or GSConnect's), never for the countdown or the end of a break, and never while the reminder itself is held back. Default false."
         case .fullScreenReminders:
-            return head + " true: a full-screen window holds no reminder back (see Busy), and a reminder or countdown sent while GNOME Shell hides all but urgent notifications over one goes out with critical urgency so it is seen; it is taken away as any other. false: the full-screen window counts as busy (BusyPolicy). Default false."
+            return head + " true: a full-screen window holds no reminder back (see Busy), and a reminder or countdown sent while GNOME Shell hides all but urgent notifications over one goes out with critical urgency so it is seen, as does every reminder and countdown on Plasma (which draws a normal one under a focused full-screen window without saying so); it is taken away as any other. false: the full-screen window counts as busy (BusyPolicy). Default false."
         case .statusItem:
             return head + " true: a ring counting down to the next break, with a menu, in panels that show StatusNotifierItems (registered with org.kde.StatusNotifierWatcher while one runs); false: none. Default true."
         default:
