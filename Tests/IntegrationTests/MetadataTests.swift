@@ -71,4 +71,34 @@ import ReminderCore
             #expect(r.stdout == "\(program) \(ICareVersion.current)\n", "\(r)")
         }
     }
+
+    /// Debian refuses a changelog entry that is not newer than the one before it, so two releases
+    /// the same day need a time: scripts/version --check names the pair, and stamps the time given.
+    @Test func aReleaseMustBeNewerThanTheOneBefore() throws {
+        let dir = try InstallTempDir()
+        defer { withExtendedLifetime(dir) {} }
+        let root = URL(fileURLWithPath: dir.path)
+        for folder in ["scripts", "debian", "Sources/ReminderCore"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let script = root.appendingPathComponent("scripts/version")
+        try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("scripts/version"), to: script)
+        try "Maintainer: Someone <someone@example.org>\n".write(to: root.appendingPathComponent("debian/control"), atomically: true, encoding: .utf8)
+        func news(_ newest: String) throws {
+            let text = "Version 1.1.0\n~~~~~~~~~~~~~\nReleased: \(newest)\n\nFeatures:\n * More.\n\n"
+                + "Version 1.0.0\n~~~~~~~~~~~~~\nReleased: 2026-12-03\n\nFeatures:\n * First.\n"
+            try text.write(to: root.appendingPathComponent("NEWS"), atomically: true, encoding: .utf8)
+        }
+        try news("2026-12-03")
+        _ = try Subprocess.run([script.path, "--write"])
+        let refused = try Subprocess.run([script.path, "--check"])
+        #expect(refused.status == 1 && refused.stderr.contains("1.1.0 is not released after 1.0.0"), "\(refused)")
+
+        try news("2026-12-03T18:30:00Z")
+        _ = try Subprocess.run([script.path, "--write"])
+        let accepted = try Subprocess.run([script.path, "--check"])
+        #expect(accepted.status == 0, "\(accepted)")
+        let changelog = try String(contentsOf: root.appendingPathComponent("debian/changelog"), encoding: .utf8)
+        #expect(changelog.contains("Thu, 03 Dec 2026 18:30:00 +0000") && changelog.contains("Thu, 03 Dec 2026 12:00:00 +0000"), "\(changelog)")
+    }
 }
