@@ -158,12 +158,14 @@ let package = Package(
         // The phone as a remote: iCare's Start, Snooze, Skip and Pause in each linked phone's Run command list.
         .target(name: "PhoneRemote", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore", "Phones"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
-        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle"], swiftSettings: lean),
+        .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle", "DesktopWatch"], swiftSettings: lean),
+        // Starting at login from the Flatpak sandbox, through the Background portal.
+        .target(name: "Autostart", dependencies: ["DBusKit", "DesktopWatch"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote"],
+            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "Autostart"],
             swiftSettings: lean
         ),
         .executableTarget(

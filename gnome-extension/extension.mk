@@ -16,7 +16,7 @@
 shell_extension_uuid := ring@icare.org
 SHELLEXTENSIONDIR ?= $(DATADIR)/gnome-shell/extensions/$(shell_extension_uuid)
 # What the Shell loads; the lint config and this file stay out.
-shell_extension_sources := metadata.json extension.js indicator.js ring.js texts.js stylesheet.css
+shell_extension_sources := metadata.json extension.js indicator.js ring.js state.js texts.js stylesheet.css
 shell_extension_locale := $(if $(filter /usr/share/locale,$(LOCALEDIR)),,yes)
 shell_extension_dest = $(D)$(SHELLEXTENSIONDIR)
 shell_extension_files = $(addprefix $(shell_extension_dest)/,$(shell_extension_sources)) \

@@ -1,3 +1,4 @@
+import DBusKit
 import DesktopWatch
 import ICareFiles
 import SystemdKit
@@ -18,12 +19,29 @@ public final class DesktopEyeBreaks {
     public var onChange: ((Bool) -> Void)?
     private let log: Log
     private var said = false
+    private var shell: ShellStateProperty?
+    private var saidProblem = false
 
     public init(log: Log) { self.log = log }
 
     /// Follows the key through the session's dconf database (the one do-not-disturb reads too).
     public func follow(_ dconf: DconfDatabase) {
-        dconf.follow(prefix: Self.prefix, name: Self.key) { [weak self] value in self?.read(value) }
+        dconf.follow(prefix: Self.prefix, name: Self.key) { [weak self] value in self?.read(Self.eyesight(in: value)) }
+    }
+
+    /// In the Flatpak sandbox, where dconf is out of reach: the key as iCare's Shell extension
+    /// serves it (`SelectedBreaks`, `as`; empty where the Shell has no such schema).
+    public func follow(shell connection: Connection) {
+        let shell = ShellStateProperty(connection: connection, property: "SelectedBreaks") { [weak self] problem in
+            guard let self, !self.saidProblem else { return }
+            self.saidProblem = true
+            self.log.warning("iCare's GNOME Shell extension: \(problem); GNOME's eyesight breaks are not known (logged once).")
+        }
+        self.shell = shell
+        shell.start { [weak self] reading in
+            guard case .value(let value) = reading else { return self?.read(false) ?? () }
+            self?.read(value.strings?.contains("eyesight") ?? false)
+        }
     }
 
     /// Whether a `selected-breaks` value turns eyesight breaks on (unset, other types: off).
@@ -31,8 +49,7 @@ public final class DesktopEyeBreaks {
         value?.strings?.contains("eyesight") ?? false
     }
 
-    func read(_ value: GVariantValue?) {
-        let now = Self.eyesight(in: value)
+    func read(_ now: Bool) {
         guard now != on else { return }
         on = now
         if now, !said {

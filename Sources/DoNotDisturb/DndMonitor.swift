@@ -46,6 +46,9 @@ public final class DndMonitor {
     /// Other features follow their own keys in it (`DconfDatabase.follow`),
     /// so the file is read once for all; `start` starts it.
     public let dconf: DconfDatabase
+    /// In the Flatpak sandbox: runs when iCare's Shell extension starts (true) or stops (false)
+    /// serving GNOME's switch (`ShellBannersWatcher`).
+    public var onShellServing: ((Bool) -> Void)?
 
     /// Which desktop is in use; nil: every desktop's switch is followed (tests of one watcher).
     public let desktops: SessionDesktops?
@@ -94,7 +97,14 @@ public final class DndMonitor {
         // A desktop the session cannot be is not watched (nor named in the log);
         // the notification servers of no desktop (dunst, swaync, mako) are the server in use wherever they run.
         let keys: [(Desktop, DconfKeyWatcher.Key)] = [(.gnome, .gnome), (.cinnamon, .cinnamon), (.mate, .mate)]
-        watchers = keys.filter { mayBe($0.0) }.map { DconfKeyWatcher(key: $0.1, database: dconf, context: context) }
+        watchers = keys.filter { mayBe($0.0) && !(Sandbox.isFlatpak && $0.0 == .gnome) }
+            .map { DconfKeyWatcher(key: $0.1, database: dconf, context: context) }
+        if Sandbox.isFlatpak, mayBe(.gnome) {
+            // No dconf in the sandbox: GNOME's switch comes from iCare's Shell extension.
+            let shell = ShellBannersWatcher(context: context)
+            shell.onServing = { [weak self] in self?.onShellServing?($0) }
+            watchers.insert(shell, at: 0)
+        }
         if mayBe(.kde) { watchers.append(KDEWatcher(context: context)) }
         if mayBe(.xfce) { watchers.append(XfceWatcher(context: context)) }
         watchers += [DunstWatcher(context: context), SwayncWatcher(context: context), MakoWatcher(context: context)] as [DndWatcher]

@@ -15,12 +15,13 @@
 //    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
 //    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"],
 //    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,
-//    "sound_played_by":"icared","phones":["Pixel 7 (KDE Connect)"]}
+//    "sound_played_by":"icared","phones":["Pixel 7 (KDE Connect)"],"sandbox_limits":["…"]}
 //   config_problems: the service's ConfigProblems, [] when the config file is fine.
 //   busy, busy_source, busy_reason: Busy, BusySource ("" | camera | microphone |
 //   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks;
 //   sound_played_by: SoundPlayedBy (notification-server | icared | none; "" from an older service).
 //   phones: Phones, the phones the service can remind ([] when none, or from an older service).
+//   sandbox_limits: SandboxLimits, what cannot work in the Flatpak sandbox ([] outside one).
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked | busy.
@@ -68,7 +69,7 @@ public enum JSONShapes {
             #" "config_problems":["..."],"#,
             #" "busy":false,"busy_source":"","busy_reason":"","#,
             #" "desktop_eye_breaks":false,"sound_played_by":"icared","#,
-            #" "phones":["Pixel 7 (KDE Connect)"]}"#,
+            #" "phones":["Pixel 7 (KDE Connect)"],"sandbox_limits":["..."]}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,

@@ -31,8 +31,14 @@ public struct StatusFormatter: Sendable {
             rows.append((tr("GNOME breaks"), tr("eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare")))
         }
         let width = rows.map(\.0.count).max()! + 2
-        let problems = configProblemsText(s)
-        return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined() + (problems.isEmpty ? "" : "\n" + problems)
+        let notes = [configProblemsText(s), sandboxText(s)].filter { !$0.isEmpty }
+        return rows.map { tr("%s:", $0.0).padding(to: width) + $0.1 + "\n" }.joined() + notes.map { "\n" + $0 }.joined()
+    }
+
+    /// What cannot work in the Flatpak sandbox, under the status block; "" outside one.
+    func sandboxText(_ s: ServiceStatus) -> String {
+        guard !s.sandboxLimits.isEmpty else { return "" }
+        return ServiceStatus.sandboxHeading + "\n" + s.sandboxSentences.map { "  " + $0 + "\n" }.joined()
     }
 
     /// The config file's problems under the status block, or "" when there are none.
@@ -224,6 +230,7 @@ public struct StatusFormatter: Sendable {
         m += [("busy", .bool(s.busy)), ("busy_source", .string(s.busySource)), ("busy_reason", .string(s.busyReason)),
               ("desktop_eye_breaks", .bool(s.desktopEyeBreaks)), ("sound_played_by", .string(s.soundPlayedBy))]
         m.append(("phones", .array(s.phones.map { .string($0) })))
+        m.append(("sandbox_limits", .array(s.sandboxLimits.map { .string($0) })))
         return .object(m)
     }
 }

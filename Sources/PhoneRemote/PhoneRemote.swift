@@ -30,9 +30,9 @@ public final class PhoneRemote {
         self.icarectl = icarectl
         self.names = names
         let problems = ProblemLog(log: log, feature: "Phones", usualConsequence: "no iCare commands on its phones")
-        if access("/.flatpak-info", F_OK) == 0 {
-            // KDE Connect's settings are outside the sandbox: the Flatpak cannot write its lists.
-            log.info("Phones: in the Flatpak sandbox iCare cannot reach KDE Connect's and GSConnect's Run command lists; the phones get pings only.")
+        if Sandbox.isFlatpak {
+            // KDE Connect's settings are outside the sandbox: the Flatpak cannot write its lists (the service
+            // says so once, as SandboxLimits phone-commands).
             kdeConnect = nil
             gsConnect = nil
         } else {

@@ -2,6 +2,7 @@ import Glibc
 import DBusKit
 import SystemdKit
 import WaylandIdle
+import DesktopWatch
 
 /// Tells whether the person is at the screen: locked, idle, asleep. Every
 /// answer arrives by signal (no polling, no periodic timer); each source that
@@ -83,7 +84,12 @@ public final class PresenceMonitor {
     private let systemBusProblem: String?
     /// logind's watcher on the system bus connection of the moment (nil: none).
     private var logind: LogindWatcher?
-    private let screensavers: [ScreenSaverWatcher]
+    let screensavers: [ScreenSaverWatcher]
+    /// The Inhibit portal's monitor, only in the Flatpak sandbox (no logind there).
+    let portal: PortalSessionWatcher?
+    /// In the Flatpak sandbox: runs with whether a locked screen can be seen (PresenceMonitor+Sandbox).
+    public var onLockSeen: ((Bool) -> Void)?
+    var lockSeen: Bool?
     private let mutter: MutterIdleWatcher
     private let wayland: WaylandIdleSource
     private var started = false
@@ -109,6 +115,7 @@ public final class PresenceMonitor {
             ScreenSaverWatcher(bus: session, name: $0.name, interface: $0.interface, paths: $0.paths)
         }
         mutter = MutterIdleWatcher(bus: session, thresholdMs: 20_000)
+        portal = Sandbox.isFlatpak ? PortalSessionWatcher(bus: session) : nil
         wayland = WaylandIdleSource(display: waylandDisplay, loop: loop, thresholdMs: 20_000)
     }
 
@@ -124,10 +131,19 @@ public final class PresenceMonitor {
             let why = systemBusProblem.map { " (\($0))" } ?? ""
             reportMissing("system bus", "no system bus\(why): no lock hints or sleep from logind")
         }
+        if let portal {
+            portal.onActive = { [weak self] in self?.updateLocked() }
+            portal.onAnswer = { [weak self] found, why in
+                if !found { self?.note(.info, "the Inhibit portal's monitor is missing (\(why)): a lock is seen only through a screen saver") }
+                self?.updateLockSeen()
+            }
+            portal.start()
+        }
         for s in screensavers {
             let name = s.name
             s.onPresence = { [weak self] present in
                 self?.sourceChanged(name, present, missing: "\(name) is not on the session bus: its lock screen is not watched")
+                self?.updateLockSeen()
             }
             s.onActive = { [weak self] in self?.updateLocked() }
             s.start()
@@ -202,7 +218,7 @@ public final class PresenceMonitor {
     // MARK: combining
 
     private func updateLocked() {
-        var locked = screensavers.contains { $0.active }
+        var locked = screensavers.contains { $0.active } || portal?.active == true
         if let logind, logind.sessionPath != nil {
             locked = locked || logind.hints.locked || !logind.hints.active
         }

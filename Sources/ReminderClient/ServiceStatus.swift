@@ -29,6 +29,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var configProblems: [String] = []
     /// The phones the service can remind (`Phones`: "Pixel 7 (KDE Connect)").
     public var phones: [String] = []
+    /// What cannot work in the Flatpak sandbox now (`SandboxLimits`: "gnome-keys", …).
+    public var sandboxLimits: [String] = []
     /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
     public var settings: [SettingKey: SettingValue] = [:]
 
@@ -64,6 +66,8 @@ public struct ServiceStatus: Equatable, Sendable {
                 if case .array(_, let items) = value.unwrapped { configProblems = items.compactMap(\.string) }
             case "Phones":
                 if case .array(_, let items) = value.unwrapped { phones = items.compactMap(\.string) }
+            case "SandboxLimits":
+                if case .array(_, let items) = value.unwrapped { sandboxLimits = items.compactMap(\.string) }
             default:
                 if let key = SettingKey(rawValue: name), let v = SettingValue(dbus: value) { settings[key] = v }
             }

@@ -50,7 +50,8 @@ extension Daemon {
                 self.deliver(.doNotDisturb(active))
             }
         }
-        followDesktopEyeBreaks(dnd.dconf)
+        followDesktopEyeBreaks(dnd.dconf, bus)
+        startSandboxLimits(bus, dnd, desktops)
         dnd.start()
         startBusyMonitor(bus)
         followScreenTime(bus, desktops)
@@ -64,6 +65,7 @@ extension Daemon {
         let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem,
                                        waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) })
         self.presence = presence
+        followLockInSandbox(presence)
         presence.onLocked = { [unowned self] locked in
             if self.desktopKnown { self.deliver(.locked(locked)) }
         }

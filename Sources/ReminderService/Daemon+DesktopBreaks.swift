@@ -5,13 +5,14 @@ import DesktopWatch
 /// GNOME's own eyesight breaks: shown as `DesktopEyeBreaks`, said once in the log by the watcher;
 /// a GNOME break taken (ScreenTime) is a rest for the engine.
 extension Daemon {
-    func followDesktopEyeBreaks(_ dconf: DconfDatabase) {
+    func followDesktopEyeBreaks(_ dconf: DconfDatabase, _ bus: Connection) {
         let eyes = DesktopEyeBreaks(log: log)
         eyeBreaks = eyes
         eyes.onChange = { [unowned self] on in
             self.announcingChanges { self.desktopEyeBreaks = on }
         }
-        eyes.follow(dconf)
+        // In the Flatpak sandbox dconf is out of reach; iCare's Shell extension passes the key on.
+        if Sandbox.isFlatpak { eyes.follow(shell: bus) } else { eyes.follow(dconf) }
     }
 
     /// Only where the session may be GNOME's (the watch itself follows GNOME Shell's name).

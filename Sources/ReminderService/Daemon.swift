@@ -41,6 +41,11 @@ public final class Daemon {
     var busyState = BusyState.free
     /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
     var configProblems: [String] = []
+    /// In the Flatpak sandbox, what cannot work there now (`SandboxLimits`, Daemon+Sandbox).
+    var sandboxLimits: [String] = []
+    var saidSandboxLimits: Set<String> = []
+    /// The Background portal's request while it waits for an answer (Daemon+Sandbox).
+    var background: AnyObject?
     var exitCode: Int32 = 0
     var notifier: Notifier?
     var statusItem: StatusItem?

@@ -24,6 +24,8 @@ enum ReminderInterface {
         /// `Phones`: "Pixel 7 (KDE Connect)".
         var phoneLabels: [String] { get }
         var configProblems: [String] { get }
+        /// `SandboxLimits`: what cannot work in the Flatpak sandbox now.
+        var sandboxLimits: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
         /// reports did not happen (a refusal, a record that could not be saved).
@@ -187,6 +189,14 @@ enum ReminderInterface {
                 "file:line: error: ..." (or warning, for text that changes nothing); [] when the
                 file is fine. A key with an error keeps its previous value. Follows every edit.
                 """, read: { .array(element: "s", b.configProblems.map { .string($0) }) }),
+            Property("SandboxLimits", "as", doc: """
+                In the Flatpak sandbox, what cannot work there now, one word each: gnome-keys
+                (GNOME's do-not-disturb and eyesight breaks: iCare's Shell extension is not
+                there to pass them on), sleep (a suspend is not seen: logind is outside),
+                lock (no screen lock is seen: the portal's monitor is missing),
+                phone-commands (phones get pings only), autostart (iCare does not start at
+                login: the Background portal did not allow it). [] outside a sandbox.
+                """, read: { .array(element: "s", b.sandboxLimits.map { .string($0) }) }),
             Property("Version", "s", doc: "The service's version.", emitsChange: .const,
                      read: { .string(version) }),
             Property("TimeScale", "u", doc: """

@@ -123,6 +123,7 @@ final class HomeView {
         var notes: [String] = []
         if status.desktopEyeBreaks { notes.append(HomeTexts.desktopEyeBreaks) }
         if !status.configProblems.isEmpty { notes.append(([HomeTexts.configProblems] + status.configProblems).joined(separator: "\n")) }
+        if !status.sandboxLimits.isEmpty { notes.append(([ServiceStatus.sandboxHeading] + status.sandboxSentences).joined(separator: "\n")) }
         UI.setText(notice, notes.joined(separator: "\n\n"))
         UI.show(notice, !notes.isEmpty)
         history.update(status)

@@ -81,10 +81,17 @@ final class MockNotifications: @unchecked Sendable {
 /// org.freedesktop.DBus.Peer answers), for what the sandbox may and may not reach.
 final class MockName: @unchecked Sendable {
     private let process: Process
+    private let name: String
+    private let path: String
+    private let environment: [String: String]
+    private var added: Set<String> = []
 
-    init(_ name: String, environment: [String: String]) throws {
-        let path = "/" + name.replacingOccurrences(of: ".", with: "/")
-        process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", name, path, name], environment: environment)
+    /// `name` owning an object at `path` (by default the name as a path) whose interface is `name` too.
+    init(_ name: String, path: String? = nil, environment: [String: String]) throws {
+        self.name = name
+        self.path = path ?? "/" + name.replacingOccurrences(of: ".", with: "/")
+        self.environment = environment
+        process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", name, self.path, name], environment: environment)
         let owned = waitUntil(timeout: 10, interval: 0.05) {
             let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                          "org.freedesktop.DBus", "NameHasOwner", "s", name], environment: environment)
@@ -97,4 +104,19 @@ final class MockName: @unchecked Sendable {
     }
 
     func stop() { Subprocess.kill9(process) }
+
+    /// Sets a property of the object's interface (busctl's type and value words, e.g. "b", "false" or
+    /// "as", "1", "eyesight"), announced with PropertiesChanged carrying the value, as GJS's
+    /// `emit_property_changed` sends it.
+    /// (The mock's object exists before its properties do: a new one is announced too, since a reader
+    /// that came first found it missing.)
+    func set(_ property: String, _ type: String, _ value: [String]) throws {
+        if added.insert(property).inserted { try mock(["AddProperty", "ssv", name, property, type] + value) }
+        try mock(["UpdateProperties", "sa{sv}", name, "1", property, type] + value)
+    }
+
+    private func mock(_ args: [String]) throws {
+        let r = try Subprocess.run(["busctl", "--user", "call", name, path, "org.freedesktop.DBus.Mock"] + args, environment: environment)
+        guard r.status == 0 else { throw HarnessError("Mock \(args[0]) failed: \(r)") }
+    }
 }

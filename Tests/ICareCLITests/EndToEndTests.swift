@@ -143,7 +143,7 @@ import ReminderCore
         #expect(keys(json) == ["running", "state", "pause_reason", "next_break", "next_break_us", "seconds_to_next_break", "break_ends",
                                "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "do_not_disturb",
                                "do_not_disturb_source", "service_version", "now", "now_us", "config_problems",
-                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks", "sound_played_by", "phones"])
+                               "busy", "busy_source", "busy_reason", "desktop_eye_breaks", "sound_played_by", "phones", "sandbox_limits"])
         let o = try jsonObject(json)
         #expect(o["state"] as? String == "paused")
         #expect(o["pause_reason"] as? String == "user")

@@ -141,12 +141,26 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(f.text(fullScreen, now: now).hasPrefix(
             "State:          paused while a window is in full screen\nPaused until:   the window leaves full screen\n"))
         #expect(fullScreen.pauseSentence(time: text, now: now) == "Paused while a window is in full screen")
-        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[]}"#))
+        #expect(f.json(busy, now: now).text.hasSuffix(#""config_problems":[],"busy":true,"busy_source":"video","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[],"sandbox_limits":[]}"#))
         var both = free
         both.apply(["DesktopEyeBreaks": .bool(true)])
         #expect(f.text(both, now: now).hasSuffix(
             "GNOME breaks:   eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare\n"))
-        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true,"sound_played_by":"","phones":[]}"#))
+        #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true,"sound_played_by":"","phones":[],"sandbox_limits":[]}"#))
+
+        // In the Flatpak sandbox: a block under the status, one sentence per limit; a word this client
+        // does not know is shown as it is.
+        var sandboxed = free
+        sandboxed.apply(["SandboxLimits": .array(element: "s", [.string("gnome-keys"), .string("autostart"), .string("new-limit")])])
+        #expect(f.text(sandboxed, now: now).hasSuffix("""
+
+            In the Flatpak sandbox, iCare cannot do everything:
+              GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension.
+              iCare does not start at login: running in the background was not allowed.
+              new-limit
+
+            """))
+        #expect(f.json(sandboxed, now: now).text.hasSuffix(#""sandbox_limits":["gnome-keys","autostart","new-limit"]}"#))
     }
 
     @Test func thePhonesAreOneRowThatSaysWhetherTheyAreTapped() {
@@ -157,7 +171,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             "Phones:         Pixel 7 (KDE Connect), Fairphone (GSConnect) (turn on with: icarectl set PhoneReminders on)\n"))
         s.apply(["PhoneReminders": .bool(true)])
         #expect(f.text(s, now: now).hasSuffix("Phones:         Pixel 7 (KDE Connect), Fairphone (GSConnect), tapped with each reminder\n"))
-        #expect(f.json(s, now: now).text.hasSuffix(#""phones":["Pixel 7 (KDE Connect)","Fairphone (GSConnect)"]}"#))
+        #expect(f.json(s, now: now).text.hasSuffix(#""phones":["Pixel 7 (KDE Connect)","Fairphone (GSConnect)"],"sandbox_limits":[]}"#))
         s.apply(["Phones": .strings([])])
         #expect(f.text(s, now: now).hasSuffix("Phones:         none linked yet (pair one in KDE Connect or GSConnect)\n"))
     }
@@ -167,7 +181,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(!f.text(s, now: now).contains("Sound"), "an older service does not say")
         s.apply(["SoundPlayedBy": .string("icared")])
         #expect(f.text(s, now: now).hasSuffix("Do not disturb: off\nSound:          played by iCare\n"))
-        #expect(f.json(s, now: now).text.hasSuffix(#""desktop_eye_breaks":false,"sound_played_by":"icared","phones":[]}"#))
+        #expect(f.json(s, now: now).text.hasSuffix(#""desktop_eye_breaks":false,"sound_played_by":"icared","phones":[],"sandbox_limits":[]}"#))
         s.apply(["SoundPlayedBy": .string("notification-server")])
         #expect(f.text(s, now: now).hasSuffix("Sound:          played by the notification server\n"))
         s.apply(["SoundPlayedBy": .string("none"), "Sound": .bool(false)])
@@ -183,7 +197,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
             "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
             "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[],\
-            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[]}
+            "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[],"sandbox_limits":[]}
             """)
         #expect(f.json(nil, now: now).text == #"{"running":false,"now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000}"#)
         #expect(f.waybar(nil, now: now).text

@@ -34,7 +34,7 @@ import TestSupport
         // The GNOME Shell extension (gnome-extension/extension.mk), with its own catalogs unless
         // they are in the Shell's /usr/share/locale already.
         let shellExtension = "\(prefix)/share/gnome-shell/extensions/ring@icare.org/"
-        for file in ["metadata.json", "extension.js", "indicator.js", "ring.js", "texts.js", "stylesheet.css"]
+        for file in ["metadata.json", "extension.js", "indicator.js", "ring.js", "state.js", "texts.js", "stylesheet.css"]
             + (prefix == "/usr" ? [] : ["locale/nl/LC_MESSAGES/icare.mo"]) {
             files[shellExtension + file] = 0o644
         }

@@ -7,6 +7,7 @@ import TestSupport
 /// icared, told by the extension, holds the reminder back instead of counting it skipped;
 /// when the window leaves full screen the reminder's banner shows. Paused for it (BusyPolicy pause),
 /// the ring's menu says so. With FullScreenReminders on, the reminder's banner shows over the full screen.
+/// The extension also serves GNOME's do-not-disturb and break keys (for a sandboxed icared).
 @Suite struct GnomeFullscreenInRootTests {
     @Test(.timeLimit(.minutes(10)), arguments: DesktopRoot.Release.allCases)
     func aReminderWaitsForAFullScreenWindowAndShowsWhenItLeaves(_ release: DesktopRoot.Release) throws {
@@ -56,5 +57,34 @@ import TestSupport
         let overShown = try waitUntil(timeout: 10, interval: 0.1) { try shell.bannerTitle() == "Time for an eye break" }
         #expect(overShown, "no banner over the full-screen window; listed: \((try? shell.listedTitles()) ?? "?")")
         #expect(try shell.eval("Main.layoutManager.primaryMonitor.inFullscreen") == "true")
+        try theExtensionPassesGnomesKeysOn(shell)
+    }
+
+    /// What an icared in the Flatpak sandbox cannot read from dconf, the extension serves beside the full
+    /// screen (gnome-extension/state.js): GNOME's do-not-disturb switch and its break reminders, each
+    /// changed with the root's real gsettings and announced with PropertiesChanged.
+    private func theExtensionPassesGnomesKeysOn(_ shell: GnomeBannerShell) throws {
+        func get(_ property: String) throws -> String {
+            let r = try shell.session.run(["gdbus", "call", "--session", "--dest", "org.icare.Reminder.ShellRing",
+                                           "--object-path", "/org/icare/Reminder/ShellRing", "--method",
+                                           "org.freedesktop.DBus.Properties.Get", "org.icare.Reminder.ShellRing", property])
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try get("ShowBanners") == "(<true>,)")
+        #expect(try get("SelectedBreaks") == "(<@as []>,)")
+        // Both keys set while gdbus monitor listens to the extension's name.
+        let script = """
+            timeout 6 gdbus monitor --session --dest org.icare.Reminder.ShellRing >/tmp/shell-state-signals & sleep 2
+            gsettings set org.gnome.desktop.notifications show-banners false
+            gsettings set org.gnome.desktop.break-reminders selected-breaks "['eyesight']"
+            wait; cat /tmp/shell-state-signals
+            """
+        let monitored = try shell.session.run(["sh", "-c", script], timeout: 20)
+        #expect(monitored.stdout.contains("'ShowBanners': <false>"), "\(monitored)")
+        #expect(monitored.stdout.contains("'SelectedBreaks': <['eyesight']>"), "\(monitored)")
+        #expect(try get("ShowBanners") == "(<false>,)")
+        #expect(try get("SelectedBreaks") == "(<['eyesight']>,)")
+        _ = try shell.session.run(["gsettings", "reset", "org.gnome.desktop.notifications", "show-banners"])
+        #expect(try get("ShowBanners") == "(<true>,)")
     }
 }

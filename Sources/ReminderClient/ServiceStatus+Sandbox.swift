@@ -1,0 +1,22 @@
+import Localization
+
+extension ServiceStatus {
+    /// The heading over `sandboxSentences`, in `icarectl status` and the app.
+    public static var sandboxHeading: String { tr("In the Flatpak sandbox, iCare cannot do everything:") }
+
+    /// One sentence per entry of `SandboxLimits` (docs/flatpak.md says why each is so);
+    /// a word this client does not know is shown as it is.
+    public var sandboxSentences: [String] {
+        sandboxLimits.map { limit in
+            switch limit {
+            // TRANSLATORS: what an iCare installed as a Flatpak cannot do, under "In the Flatpak sandbox…".
+            case "gnome-keys": return tr("GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension.")
+            case "sleep": return tr("A suspend is not seen, so a reminder may come right after waking up.")
+            case "lock": return tr("A locked screen is not seen: the desktop's portal does not say.")
+            case "phone-commands": return tr("Phones get a tap with each reminder, but not Start, Snooze and Skip.")
+            case "autostart": return tr("iCare does not start at login: running in the background was not allowed.")
+            default: return limit
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Autostart
+import DBusKit
+import DesktopWatch
+import DoNotDisturb
+import Localization
+import Presence
+
+/// In the Flatpak sandbox: what cannot work there now, as `SandboxLimits`
+/// (docs/flatpak.md, "What works inside, and what does not"). Each limit is
+/// said once in the log when it first applies; the property follows changes
+/// (iCare's Shell extension appearing, the Background portal's answer).
+extension Daemon {
+    func startSandboxLimits(_ bus: Connection, _ dnd: DndMonitor, _ desktops: SessionDesktops) {
+        guard Sandbox.isFlatpak else { return }
+        askToStartAtLogin(bus)
+        // logind is on the system bus, which the sandbox does not get.
+        setSandboxLimit("sleep", true)
+        // KDE Connect's and GSConnect's command lists are outside it (PhoneRemote says so in the log).
+        setSandboxLimit("phone-commands", true)
+        if desktops.isCandidate(.gnome) {
+            setSandboxLimit("gnome-keys", true)
+            dnd.onShellServing = { [unowned self] serving in self.setSandboxLimit("gnome-keys", !serving) }
+        }
+    }
+
+    /// The Background portal, asked once per start: the person reads the reason in its dialog the
+    /// first time; after that the portal answers from its permission store.
+    func askToStartAtLogin(_ bus: Connection) {
+        let request = BackgroundRequest(connection: bus)
+        background = request
+        // TRANSLATORS: shown by the desktop when iCare, installed as a Flatpak, asks to start at login.
+        let reason = tr("iCare starts when you log in, to remind you to rest your eyes.")
+        request.ask(reason: reason) { [unowned self] outcome in
+            self.background = nil
+            switch outcome {
+            case .allowed: self.log.info("In the Flatpak sandbox: the Background portal lets iCare start at login.")
+            case .denied: break
+            case .unavailable(let why): self.log.info("In the Flatpak sandbox: the Background portal did not answer (\(why)).")
+            }
+            self.setSandboxLimit("autostart", outcome != .allowed)
+        }
+    }
+
+    /// A locked screen, without logind: through the Inhibit portal or a screen saver (PresenceMonitor).
+    func followLockInSandbox(_ presence: PresenceMonitor) {
+        presence.onLockSeen = { [unowned self] seen in self.setSandboxLimit("lock", !seen) }
+    }
+
+    /// Adds or removes one limit, keeping the documented order.
+    func setSandboxLimit(_ limit: String, _ applies: Bool) {
+        guard sandboxLimits.contains(limit) != applies else { return }
+        if applies, saidSandboxLimits.insert(limit).inserted { log.notice(Self.sandboxLogLine(limit)) }
+        announcingChanges {
+            let now = Set(sandboxLimits).symmetricDifference([limit])
+            sandboxLimits = Self.sandboxLimitOrder.filter(now.contains)
+        }
+    }
+
+    static let sandboxLimitOrder = ["gnome-keys", "sleep", "lock", "phone-commands", "autostart"]
+
+    static func sandboxLogLine(_ limit: String) -> String {
+        let why: String
+        switch limit {
+        case "gnome-keys": why = "GNOME's do-not-disturb and eyesight breaks are in dconf, out of reach; iCare's Shell extension passes them on once it runs"
+        case "sleep": why = "logind is on the system bus, which the sandbox does not get: a suspend is not seen"
+        case "lock": why = "no portal answered the Inhibit portal's CreateMonitor: a locked screen is seen only through the desktop's screen saver"
+        case "phone-commands": why = "KDE Connect's and GSConnect's command lists are out of reach: phones get pings only"
+        case "autostart": why = "the Background portal did not allow starting at login"
+        default: why = limit
+        }
+        return "In the Flatpak sandbox: \(why) (SandboxLimits \(limit); logged once)."
+    }
+}
