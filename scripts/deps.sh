@@ -97,7 +97,7 @@ test_packages="
   pipewire-pulse pulseaudio-utils
   libfaketime
   debootstrap curl
-  flatpak
+  flatpak xdg-desktop-portal xdg-desktop-portal-gtk xdg-desktop-portal-gnome
   kdeconnect python3-pyqt5
   gnome-shell-extension-gsconnect
 "
@@ -167,6 +167,9 @@ test_packages="
 #                                             curl reads the mirror's InRelease to tell a root is current
 #   flatpak                                   iCare's Flatpak run for real (bwrap, xdg-dbus-proxy): scripts/flatpak
 #                                             makes a Debian 13 test runtime and the app's bundles, FlatpakTests run them
+#   xdg-desktop-portal xdg-desktop-portal-gtk  the portals a sandboxed icared asks (FlatpakTests' PortalRig):
+#   xdg-desktop-portal-gnome                  Background (the gnome backend writes the autostart entry; the
+#                                             gtk one shows the Access dialog) and Inhibit's session monitor
 #   kdeconnect                                a real kdeconnectd paired with a fake phone (Tests/TestSupport/
 #                                             fake-phone.py) in a private network namespace: what a phone
 #                                             receives from the desktop (KDEConnectRig, KDEConnectRigTests)
