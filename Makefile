@@ -146,7 +146,7 @@ renamed_files = \
 	$(D)$(SYMBOLICICONDIR)/org.icare.app-symbolic.svg \
 	$(D)$(METAINFODIR)/org.icare.app.metainfo.xml
 
-.PHONY: all build install uninstall print-dirs demo deb
+.PHONY: all build install uninstall print-dirs demo deb deb-package
 
 all: build
 
@@ -165,8 +165,13 @@ deb_version = $(shell dpkg-parsechangelog -S Version)
 deb_arch = $(shell dpkg-architecture -qDEB_HOST_ARCH)
 deb_swift = $(shell command -v $(SWIFT))
 deb_profile = $(if $(shell dpkg -S '$(realpath $(deb_swift))' 2>/dev/null),,--build-profiles=pkg.icare.swiftorg)
+# make expands a recipe's every line before it runs the first, so the
+# package is made by a second make, once deps.sh has installed dpkg-dev.
 deb:
 	scripts/deps.sh --deb
+	$(MAKE) --no-print-directory deb-package
+
+deb-package:
 	mkdir -p '$(deb_dir)'
 	rm -f '$(deb_dir)'/icare_*
 	ICARE_DEB_DIR='$(deb_dir)' SWIFT='$(deb_swift)' DEB_BUILD_OPTIONS='nocheck $(DEB_BUILD_OPTIONS)' \

@@ -220,6 +220,7 @@ let package = Package(
         // iCare's Flatpak: the manifest and flatpak/finish-args, and the bundles of scripts/flatpak (ICARE_FLATPAK_BUNDLES)
         // run with the real flatpak on a private bus: a stage of scripts/test of its own, left out of the main run.
         .testTarget(name: "FlatpakTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AutostartTests", dependencies: ["Autostart", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -72,6 +72,23 @@ import ReminderCore
         }
     }
 
+    /// Every file in the tree whose header names a copyright of its own (the generated Wayland protocol
+    /// code) has its own stanza in debian/copyright, under the license its header gives.
+    @Test func debianCopyrightNamesEveryFileOfAnotherAuthor() throws {
+        let copyright = try String(contentsOf: Self.repo.appendingPathComponent("debian/copyright"), encoding: .utf8)
+        let files = try Subprocess.run(["git", "-C", Self.repo.path, "grep", "-l", "-I", "-E",
+                                        "SPDX-FileCopyrightText|Copyright ©", "--", "Sources", "gnome-extension", "data"])
+        let listed = files.stdout.split(separator: "\n").map(String.init)
+        #expect(listed.count >= 4, "\(files)")
+        for file in listed {
+            let text = try String(contentsOf: Self.repo.appendingPathComponent(file), encoding: .utf8)
+            let license = text.contains("SPDX-License-Identifier: LGPL-2.1-or-later") ? "LGPL-2.1+"
+                : text.contains("Permission is hereby granted, free of charge") ? "Expat" : "?"
+            let stanza = copyright.components(separatedBy: "\n\n").first { $0.hasPrefix("Files:") && $0.contains(file) }
+            #expect(stanza?.contains("\nLicense: \(license)\n") == true, "\(file) (\(license)) has no stanza of its own: \(stanza ?? "none")")
+        }
+    }
+
     /// Debian refuses a changelog entry that is not newer than the one before it, so two releases
     /// the same day need a time: scripts/version --check names the pair, and stamps the time given.
     @Test func aReleaseMustBeNewerThanTheOneBefore() throws {

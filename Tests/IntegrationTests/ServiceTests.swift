@@ -144,6 +144,8 @@ import TestSupport
                      "DoNotDisturbSource", "Busy", "BusySource", "BusyReason", "DesktopEyeBreaks", "Version", "TimeScale", "Interval", "BreakDuration", "SnoozeDuration", "ActiveHours", "WeekdaysOnly", "DndPolicy", "Sound", "BusyPolicy", "StatusItem"] {
             #expect(all.stdout.contains("'\(name)': <"), "GetAll lacks \(name): \(all.stdout)")
         }
+        // Outside a Flatpak sandbox nothing is kept from iCare.
+        #expect(all.stdout.contains("'SandboxLimits': <@as []>"), "\(all.stdout)")
         // An empty interface name means org.icare.Reminder.
         let empty = try s.busctl(["call", "org.icare.Reminder", "/org/icare/Reminder", "org.freedesktop.DBus.Properties", "Get", "ss", "", "Interval"])
         #expect(empty.stdout == "v u 1200\n", "\(empty)")

@@ -1,11 +1,12 @@
 import DBusKit
 
-/// iCare's GNOME Shell extension as it serves its name (gnome-extension/extension.js,
+/// iCare's GNOME Shell extension as it serves its name (gnome-extension/state.js,
 /// docs/interface.md): `org.icare.Reminder.ShellRing` owning `/org/icare/Reminder/ShellRing`,
-/// whose `org.icare.Reminder.ShellRing` interface has one read-only property,
-/// `PrimaryMonitorInFullscreen` (b), announced by a `PropertiesChanged` with the value
-/// (GJS's `emit_property_changed`). `servesObject: false` is the extension before that
-/// property: the name only.
+/// whose `org.icare.Reminder.ShellRing` interface has three read-only properties,
+/// `PrimaryMonitorInFullscreen` (b), `ShowBanners` (b, GNOME's default true) and
+/// `SelectedBreaks` (as, default []), each change announced by a `PropertiesChanged` with the
+/// value (GJS's `emit_property_changed`). `servesObject: false` is the extension before those
+/// properties: the name only.
 public final class FakeShellRing: FakeBusProgram {
     public static let path = "/org/icare/Reminder/ShellRing"
     public static let interface = "org.icare.Reminder.ShellRing"
@@ -23,6 +24,8 @@ public final class FakeShellRing: FakeBusProgram {
         return [ExportedObject(path: ObjectPath(Self.path), interfaces: [
             Interface(Self.interface, doc: "The ring.", properties: [
                 Property("PrimaryMonitorInFullscreen", "b", doc: "Full screen.", read: { [unowned self] in .bool(fullscreen) }),
+                Property("ShowBanners", "b", doc: "GNOME's banners.", read: { .bool(true) }),
+                Property("SelectedBreaks", "as", doc: "GNOME's breaks.", read: { .strings([]) }),
             ]),
         ])]
     }
