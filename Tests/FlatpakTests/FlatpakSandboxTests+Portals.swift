@@ -82,12 +82,7 @@ extension FlatpakSandboxTests {
         // The monitor answered, so a lock can be seen although no screen saver is reachable.
         Thread.sleep(forTimeInterval: 1)
         #expect(try !limits(rig).contains("\"lock\""), "SandboxLimits \((try? limits(rig)) ?? "?")")
-        try portals.screenSaver(true)
-        let paused = try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "paused" }
-        #expect(paused, "the lock did not reach the sandboxed icared")
-        let reason = try rig.busctl(["get-property", Self.name, "/org/icare/Reminder", Self.name, "PauseReason"])
-        #expect(reason.stdout == "s \"locked\"\n", "\(reason)")
-        try portals.screenSaver(false)
-        #expect(try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "waiting" }, "the unlock did not reach it")
+        try expectPauses(rig, "the lock", saying: "PauseReason", "s \"locked\"\n",
+                         on: { try portals.screenSaver(true) }, off: { try portals.screenSaver(false) })
     }
 }

@@ -122,13 +122,20 @@ import TestSupport
         defer { server.stop() }
         try server.addInhibited()
         #expect(try rig.state() == "waiting")
-        try server.inhibit(true)
+        try expectPauses(rig, "do-not-disturb", saying: "DoNotDisturbSource", "s \"kde\"\n",
+                         on: { try server.inhibit(true) }, off: { try server.inhibit(false) })
+    }
+
+    /// `on` pauses the sandboxed icared, with `property` then reading `value` (busctl's words); `off` resumes it.
+    func expectPauses(_ rig: FlatpakRig, _ what: String, saying property: String, _ value: String,
+                      on: () throws -> Void, off: () throws -> Void) throws {
+        try on()
         let paused = try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "paused" }
-        #expect(paused, "do-not-disturb did not reach the sandboxed icared")
-        let source = try rig.busctl(["get-property", Self.name, "/org/icare/Reminder", Self.name, "DoNotDisturbSource"])
-        #expect(source.stdout == "s \"kde\"\n", "\(source)")
-        try server.inhibit(false)
-        #expect(try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "waiting" }, "do-not-disturb's end did not reach it")
+        #expect(paused, "\(what) did not reach the sandboxed icared")
+        let read = try rig.busctl(["get-property", Self.name, "/org/icare/Reminder", Self.name, property])
+        #expect(read.stdout == value, "\(read)")
+        try off()
+        #expect(try waitUntil(timeout: 10, interval: 0.1) { try rig.state() == "waiting" }, "\(what)'s end did not reach it")
     }
 
     /// A camera in use, seen from the sandbox through PipeWire: the reminder that falls due meanwhile is
