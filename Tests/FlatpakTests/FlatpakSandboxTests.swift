@@ -104,6 +104,17 @@ import TestSupport
         let app = try #require(rig.sandboxedPIDs("icare").first, "the app runs in a sandbox")
         #expect(FileManager.default.fileExists(atPath: "/proc/\(app)/root/.flatpak-info"))
         #expect(waitUntil(timeout: 10, interval: 0.1) { rig.icaredPIDs().count == 1 }, "the app started icared through the bus")
+        // The window shows the ring of the icared it talks to: waiting, drawn in GNOME's blue.
+        let shot = rig.home.appendingPathComponent("app.ppm").path
+        var blue = 0
+        let ring = waitUntil(timeout: 15, interval: 0.3) {
+            guard (try? Subprocess.run(["import", "-window", "root", "-depth", "8", "ppm:" + shot],
+                                       environment: ["DISPLAY": screen.display]).status) == 0,
+                  let picture = try? Screenshot(file: shot) else { return false }
+            blue = picture.points(of: [0x35, 0x84, 0xE4], xs: 0..<picture.width, ys: 0..<picture.height).count
+            return blue > 200
+        }
+        #expect(ring, "no ring in the sandboxed app's window (\(blue) pixels of its blue)")
         // A second launch finds the window's name taken, calls Activate there and exits; one window stays.
         let second = try Subprocess.run([try Subprocess.which("flatpak"), "run", FlatpakRig.appID],
                                         environment: rig.environment.merging(["DISPLAY": screen.display]) { $1 }, timeout: 60)
