@@ -37,6 +37,8 @@ final class KDEConnectRemote {
     private var paired: [String]?
     /// Phones seen reachable without Run command, each logged once.
     private var toldOff: Set<String> = []
+    /// Phones reachable now without Run command (their list waits): they cannot run iCare's commands.
+    private(set) var runCommandOff: Set<String> = []
     private var retry: EventSource?
     private var retries = 0
     /// Runs when `offering` changes.
@@ -107,9 +109,15 @@ final class KDEConnectRemote {
     private func checkPlugins(_ ids: [String], _ done: @escaping () -> Void) {
         guard let id = ids.first, let path = ObjectPath(rawValue: Self.daemonPath.rawValue + "/devices/" + id) else { return done() }
         server.call(path, Self.deviceInterface, "loadedPlugins") { [unowned self] result in
-            if case .success(let reply) = result, let plugins = reply.single("as")?.strings,
-               !plugins.contains(Self.plugin), self.toldOff.insert(id).inserted {
-                self.log.info("Phones: KDE Connect's phone \(id) has Run command off; iCare's commands wait in its list until it is on.")
+            if case .success(let reply) = result, let plugins = reply.single("as")?.strings {
+                if plugins.contains(Self.plugin) {
+                    self.runCommandOff.remove(id)
+                } else {
+                    self.runCommandOff.insert(id)
+                    if self.toldOff.insert(id).inserted {
+                        self.log.info("Phones: KDE Connect's phone \(id) has Run command off; iCare's commands wait in its list until it is on.")
+                    }
+                }
             }
             self.checkPlugins(Array(ids.dropFirst()), done)
         }

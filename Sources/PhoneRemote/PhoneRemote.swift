@@ -1,6 +1,7 @@
 import Glibc
 import DBusKit
 import DesktopWatch
+import Phones
 import ReminderCore
 import SystemdKit
 
@@ -18,7 +19,7 @@ public final class PhoneRemote {
     private let names: PhoneCommandNames
     private let kdeConnect: KDEConnectRemote?
     private let gsConnect: GSConnectRemote?
-    /// Runs when `offersCommands` may have changed.
+    /// Runs when the phones offering iCare's commands may have changed.
     public var onChange: (() -> Void)?
 
     /// `configHome`: `$XDG_CONFIG_HOME` (KDE Connect's settings are under it); `dconf`: the shared dconf
@@ -44,8 +45,14 @@ public final class PhoneRemote {
         }
     }
 
-    /// Some phone offers iCare's commands now (the ping then says so).
-    public var offersCommands: Bool { !(kdeConnect?.offering.isEmpty ?? true) || !(gsConnect?.offering.isEmpty ?? true) }
+    /// Whether `phone` offers iCare's commands now: its list holds them and, as far as KDE Connect
+    /// says, Run command is on for it (the ping then says the break can start from there).
+    public func offersCommands(to phone: Phone) -> Bool {
+        switch phone.app {
+        case .kdeConnect: kdeConnect.map { $0.offering.contains(phone.id) && !$0.runCommandOff.contains(phone.id) } ?? false
+        case .gsConnect: gsConnect?.offering.contains(phone.id) ?? false
+        }
+    }
 
     public func start() {
         let changed = { [unowned self] in

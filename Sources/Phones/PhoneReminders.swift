@@ -55,16 +55,15 @@ public final class PhoneReminders {
         }
     }
 
-    /// Taps each phone once for a reminder the desktop shows now; `message` is the ping's text.
-    public func update(status: ReminderStatus, settings: Settings, message: @autoclosure () -> String) {
+    /// Taps each phone once for a reminder the desktop shows now; `message` is the ping's text for a phone.
+    public func update(status: ReminderStatus, settings: Settings, message: (Phone) -> String) {
         guard status.state == .due, !status.reminderHeld else { return }
         guard status.nextBreak != tapped else { return }
         tapped = status.nextBreak
         guard settings.phoneReminders else { return }
-        let text = message()
         for source in sources {
             for phone in source.phones where phone.forwarding == .off {
-                source.ping(phone, message: text)
+                source.ping(phone, message: message(phone))
                 log.debug("Phones: pinged \(phone.label).")
             }
         }

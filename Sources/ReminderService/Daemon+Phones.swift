@@ -21,9 +21,10 @@ extension Daemon {
         changeHook = { [unowned self] in
             // Before the notifier: both act on the same reminder.
             self.phoneRemote?.update(status: self.status, settings: self.engine.settings)
-            self.phones?.update(status: self.status, settings: self.engine.settings,
-                                message: Texts.phoneReminder(breakSeconds: self.engine.settings.breakDuration,
-                                                             fromPhone: self.phoneRemote?.offersCommands ?? false))
+            let seconds = self.engine.settings.breakDuration
+            self.phones?.update(status: self.status, settings: self.engine.settings) { phone in
+                Texts.phoneReminder(breakSeconds: seconds, fromPhone: self.phoneRemote?.offersCommands(to: phone) ?? false)
+            }
             previous?()
         }
         tellNotifierAboutPhones()

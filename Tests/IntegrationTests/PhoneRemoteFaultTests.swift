@@ -74,6 +74,11 @@ import TestSupport
         Thread.sleep(forTimeInterval: 1)
         #expect(rig.service.log.components(separatedBy: line).count == 2, "said once: \(rig.service.log)")
         #expect(rig.phone.packets(type: "kdeconnect.runcommand").isEmpty, "a phone without Run command gets no list")
+        // Its ping does not send the person to a Run command the phone does not show.
+        #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "no reminder: \(rig.service.log)")
+        let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
+        let message = KDEConnectRig.body(ping[0])["message"] as? String ?? ""
+        #expect(message.hasPrefix("iCare: time for an eye break.") && !message.contains("Run command"), "\(ping)")
     }
 
     @Test func aCommandThatDoesNotApplyNowChangesNothingAndSaysWhyInKDEConnectsLog() throws {
