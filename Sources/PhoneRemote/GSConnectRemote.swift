@@ -2,6 +2,7 @@ import DBusKit
 import DesktopWatch
 import ICareFiles
 import Phones
+import SystemdKit
 
 /// iCare's commands in each paired phone's Run command list, through
 /// GSConnect: the list is the dconf key
@@ -40,13 +41,18 @@ final class GSConnectRemote {
     private var lastSent: [String: [UInt8]] = [:]
     var onChange: (() -> Void)?
     private(set) var offering: [String] = [] { didSet { if offering != oldValue { onChange?() } } }
+    /// Paired phones whose Run command is off in GSConnect (their list waits), each logged once.
+    private(set) var runCommandOff: Set<String> = []
+    private var toldOff: Set<String> = []
+    private let log: Log
 
     var wanted: [(key: String, name: String, command: String)] = [] {
         didSet { if wanted.map(\.key) != oldValue.map(\.key) || wanted.map(\.name) != oldValue.map(\.name)
                     || wanted.map(\.command) != oldValue.map(\.command) { apply() } }
     }
 
-    init(connection: Connection, problems: ProblemLog, dconf: DconfDatabase) {
+    init(connection: Connection, log: Log, problems: ProblemLog, dconf: DconfDatabase) {
+        self.log = log
         self.connection = connection
         self.problems = problems
         self.dconf = dconf
@@ -95,6 +101,24 @@ final class GSConnectRemote {
 
     static func listKey(_ id: String) -> String { settingsPrefix + "device/" + id + "/plugin/runcommand/command-list" }
 
+    /// Whether GSConnect runs a phone's Run command (its service's `_onAllowedPluginsChanged`): loaded when
+    /// the device's `supported-plugins` (what the phone declared when it last connected) holds
+    /// `runcommand` and `disabled-plugins` (the person's switch) does not. Before a first connection
+    /// nothing is declared, and nothing is said.
+    static func runCommandOff(_ id: String, in settings: GVDBFile?) -> Bool {
+        let device = settingsPrefix + "device/" + id + "/"
+        let disabled = settings?.value(at: device + "disabled-plugins")?.strings ?? []
+        let supported = settings?.value(at: device + "supported-plugins")?.strings ?? []
+        return disabled.contains("runcommand") || (!supported.isEmpty && !supported.contains("runcommand"))
+    }
+
+    private func followRunCommand(_ paired: [String]) {
+        runCommandOff = Set(paired.filter { Self.runCommandOff($0, in: settings) })
+        for id in runCommandOff.sorted() where toldOff.insert(id).inserted {
+            log.info("Phones: GSConnect's phone \(id) has Run command off; iCare's commands wait in its list until it is on.")
+        }
+    }
+
     /// Brings each paired phone's list in line with `wanted`, and takes iCare's entries out of the lists of
     /// phones no longer paired: those seen paired while iCare ran, and those GSConnect still remembers
     /// (its `devices` key; it keeps an unpaired phone's settings).
@@ -104,6 +128,7 @@ final class GSConnectRemote {
         let remembered = (settings?.value(at: Self.settingsPrefix + "devices")?.strings ?? []).filter(KDEConnectRemote.isDeviceId)
         let unpaired = known.union(remembered.prefix(16)).subtracting(paired).sorted()
         var nowOffering: [String] = []
+        followRunCommand(paired)
         for id in paired + unpaired {
             let key = Self.listKey(id)
             guard !writing.contains(key) else { continue }

@@ -38,19 +38,19 @@ public final class PhoneRemote {
             gsConnect = nil
         } else {
             kdeConnect = KDEConnectRemote(connection: connection, loop: loop, log: log, problems: problems, configHome: configHome)
-            gsConnect = dconf.map { GSConnectRemote(connection: connection, problems: problems, dconf: $0) }
+            gsConnect = dconf.map { GSConnectRemote(connection: connection, log: log, problems: problems, dconf: $0) }
         }
         if icarectl == nil {
             log.info("Phones: icarectl is not beside icared, so the phones get no commands from iCare.")
         }
     }
 
-    /// Whether `phone` offers iCare's commands now: its list holds them and, as far as KDE Connect
-    /// says, Run command is on for it (the ping then says the break can start from there).
+    /// Whether `phone` offers iCare's commands now: its list holds them and, as far as KDE Connect or
+    /// GSConnect says, Run command is on for it (the ping then says the break can start from there).
     public func offersCommands(to phone: Phone) -> Bool {
         switch phone.app {
         case .kdeConnect: kdeConnect.map { $0.offering.contains(phone.id) && !$0.runCommandOff.contains(phone.id) } ?? false
-        case .gsConnect: gsConnect?.offering.contains(phone.id) ?? false
+        case .gsConnect: gsConnect.map { $0.offering.contains(phone.id) && !$0.runCommandOff.contains(phone.id) } ?? false
         }
     }
 

@@ -13,31 +13,59 @@ import LoopSupport
     static let ours = PhoneRemoteTests.ours
     static let theirs = "{'their-lamp': <{'name': 'Lamp ☀ uit', 'command': 'true'}>}"
 
-    @Test func thePhoneGetsICaresCommandsThroughGSConnectAndTheyAct() throws {
-        let bus = try PrivateBus()
-        let desktop = try LoopThread()
-        desktop.start()
-        defer { desktop.stop() }
-        try FakeBusProgram(busName: "org.gnome.Shell").appear(on: desktop, address: bus.address)
-        let server = try FakeNotificationServer(environment: bus.environment, capabilities: NotificationTests.gnome)
-        try server.start()
-        defer { server.stop() }
-        let phone = try GSConnectRig(busAddress: bus.address)
-        defer { phone.stop() }
-        _ = try phone.pair()
-        try phone.setForwarding(false)
-        let key = phone.deviceSettingsPath + "plugin/runcommand/command-list"
+    /// GSConnect paired with the fake phone (notifications not forwarded), a GNOME session's shell name and
+    /// notification server, and icared on the same bus and dconf, 300 times faster, PhoneReminders on.
+    final class Rig {
+        let bus: PrivateBus
+        let desktop: LoopThread
+        let server: FakeNotificationServer
+        let phone: GSConnectRig
+        private(set) var service: ServiceHarness?
+
+        init() throws {
+            bus = try PrivateBus()
+            desktop = try LoopThread()
+            desktop.start()
+            try FakeBusProgram(busName: "org.gnome.Shell").appear(on: desktop, address: bus.address)
+            server = try FakeNotificationServer(environment: bus.environment, capabilities: NotificationTests.gnome)
+            try server.start()
+            phone = try GSConnectRig(busAddress: bus.address)
+            _ = try phone.pair()
+            try phone.setForwarding(false)
+        }
+
+        @discardableResult
         func dconf(_ arguments: String...) throws -> String {
             let r = try Subprocess.run(phone.settingsLauncher + ["dconf"] + arguments, environment: phone.environment)
             guard r.status == 0 else { throw HarnessError("dconf \(arguments): \(r)") }
             return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+
+        func startService() throws -> ServiceHarness {
+            let service = try ServiceHarness(config: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], bus: bus, start: false, home: phone.directory)
+            self.service = service
+            try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
+            try "Interval = 40m\nBreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
+            try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"])
+            return service
+        }
+
+        func stop() {
+            service?.stop()
+            phone.stop()
+            server.stop()
+            desktop.stop()
+        }
+    }
+
+    @Test func thePhoneGetsICaresCommandsThroughGSConnectAndTheyAct() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let phone = rig.phone
+        let key = phone.deviceSettingsPath + "plugin/runcommand/command-list"
+        let dconf = rig.dconf
         _ = try dconf("write", key, Self.theirs)
-        let service = try ServiceHarness(config: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], bus: bus, start: false, home: phone.directory)
-        defer { service.stop() }
-        try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
-        try "Interval = 40m\nBreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
-        try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"])
+        let service = try rig.startService()
 
         func lastList() -> [String: [String: String]] {
             guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
@@ -52,7 +80,7 @@ import LoopSupport
         #expect(lastList()["their-lamp"] == ["name": "Lamp ☀ uit", "command": "true"], "\(lastList())")
 
         #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
-        for (command, state) in [("icare-snooze", "snoozed"), ("icare-start", "break")] {
+        for (command, state) in [("icare-snooze", "snoozed"), ("icare-start", "break"), ("icare-skip", "waiting")] {
             try phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"\(command)\"}")
             let ok = try waitUntil(timeout: 10, interval: 0.02) { try service.property("State") == "s \"\(state)\"" }
             #expect(ok, "\(command) from the phone through GSConnect: State is \((try? service.property("State")) ?? "?")\n\(service.log)\n\(phone.logTail())")
@@ -70,5 +98,21 @@ import LoopSupport
         try phone.unpair()
         let cleaned = try waitUntil(timeout: 10) { try dconf("read", key) == Self.theirs }
         #expect(cleaned, "an unpaired phone's list: \((try? dconf("read", key)) ?? "?")\nlog:\n\(service.log)")
+    }
+
+    /// Run command turned off for the phone in GSConnect (its `disabled-plugins`, as GSConnect's own settings
+    /// page writes it): said once in the log, and the reminder's ping does not send the person there.
+    @Test func aPhoneWithRunCommandOffInGSConnectIsSaidOnceAndItsPingSaysNothingOfIt() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        try rig.dconf("write", rig.phone.deviceSettingsPath + "disabled-plugins", "['runcommand']")
+        let service = try rig.startService()
+        let line = "has Run command off; iCare's commands wait in its list until it is on."
+        #expect(waitUntil(timeout: 15) { service.log.contains("GSConnect's phone") && service.log.contains(line) }, "\(service.log)")
+        #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
+        let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10)
+        let message = GSConnectRig.body(ping[0])["message"] as? String ?? ""
+        #expect(message.hasPrefix("iCare: time for an eye break.") && !message.contains("Run command"), "\(ping)")
+        #expect(service.log.components(separatedBy: line).count == 2, "said once: \(service.log)")
     }
 }
