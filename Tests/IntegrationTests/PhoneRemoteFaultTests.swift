@@ -81,6 +81,28 @@ import TestSupport
         #expect(message.hasPrefix("iCare: time for an eye break.") && !message.contains("Run command"), "\(ping)")
     }
 
+    /// The phone's Run command folder cannot be made (a file stands where it goes, as a folder that cannot
+    /// be written does for a person; the tests run as root, whom permissions do not stop): said once in the
+    /// log, the list left alone, and the reminder and the phone's ping still come, without the sentence.
+    @Test func aListThatCannotBeWrittenIsSaidOnceAndTheRemindersGoOn() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n")
+        defer { rig.stop() }
+        let folder = URL(fileURLWithPath: rig.listFile).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: folder)  // kdeconnectd made it when the phone paired
+        try Data("not a folder".utf8).write(to: folder)
+        try rig.start()
+        let said = "its Run command list:"
+        #expect(waitUntil(timeout: 15) { rig.service.log.contains(said) }, "\(rig.service.log)")
+        for value in ["off", "on"] { _ = try rig.icarectl("set", "PhoneReminders", value) }
+        #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "no reminder: \(rig.service.log)")
+        let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10)
+        let message = KDEConnectRig.body(ping[0])["message"] as? String ?? ""
+        #expect(message.hasPrefix("iCare: time for an eye break.") && !message.contains("Run command"), "\(ping)")
+        #expect(rig.service.log.components(separatedBy: said).count == 2, "said once: \(rig.service.log)")
+        #expect(try String(contentsOf: folder, encoding: .utf8) == "not a folder", "what stood there is left alone")
+    }
+
     @Test func aCommandThatDoesNotApplyNowChangesNothingAndSaysWhyInKDEConnectsLog() throws {
         let rig = try Rig(config: "PhoneReminders = true\n")
         defer { rig.stop() }
