@@ -74,18 +74,7 @@ import TestSupport
         /// Writes with Qt's QSettings (PyQt5) as KDE Connect's settings page does: the list read, an entry
         /// added, the list written back, then `configChanged` on the bus.
         func addTheirOwn(_ key: String, name: String) throws {
-            try FileManager.default.createDirectory(atPath: (listFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let r = try Subprocess.run(["/usr/bin/python3", "-c", """
-                import json, sys
-                from PyQt5.QtCore import QSettings, QByteArray
-                s = QSettings(sys.argv[1], QSettings.IniFormat)
-                v = s.value("commands")
-                d = json.loads(bytes(v).decode()) if v is not None else {}
-                d[sys.argv[2]] = {"name": sys.argv[3], "command": "true"}
-                s.setValue("commands", QByteArray(json.dumps(d, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()))
-                s.sync()
-                """, listFile, key, name])
-            guard r.status == 0 else { throw HarnessError("PyQt5 (python3-pyqt5: scripts/deps.sh --test) failed: \(r)") }
+            try KDEConnectRig.addTheirOwnCommand(key, name: name, to: listFile)
             let emit = try Subprocess.run(["gdbus", "emit", "--session", "--object-path", "/kdeconnect/\(phone.deviceId)/kdeconnect_runcommand",
                                            "--signal", "org.kde.kdeconnect.config.configChanged"], environment: service.bus.environment)
             guard emit.status == 0 else { throw HarnessError("gdbus emit failed: \(emit)") }

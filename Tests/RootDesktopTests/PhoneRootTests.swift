@@ -159,8 +159,13 @@ import TestSupport
         let rig = try Rig(release, forwarding: false)
         defer { rig.stop() }
         // One XDG_CONFIG_HOME for icared and kdeconnectd, as on a desktop.
+        let kdeconnect = rig.phone.directory.appendingPathComponent("home/.config/kdeconnect").path
         try FileManager.default.createSymbolicLink(atPath: rig.desk.root.work.appendingPathComponent("config/kdeconnect").path,
-                                                   withDestinationPath: rig.phone.directory.appendingPathComponent("home/.config/kdeconnect").path)
+                                                   withDestinationPath: kdeconnect)
+        // The person's own command, there before iCare: it must come through every change untouched.
+        let theirs = ["name": "Lamp ☀ uit", "command": "true"]
+        try KDEConnectRig.addTheirOwnCommand("their-lamp", name: theirs["name"]!,
+                                             to: kdeconnect + "/\(rig.phone.deviceId)/kdeconnect_runcommand/config")
         try rig.desk.startICare()
         func list() -> [String: [String: String]] {
             guard let packet = rig.phone.packets(type: "kdeconnect.runcommand").last,
@@ -171,7 +176,8 @@ import TestSupport
         let listed = waitUntil(timeout: 20, interval: 0.05) { list()["icare-start"] != nil }
         #expect(listed, "KDE Connect \(Self.version(release)) did not send iCare's commands: \(list())\nicared:\n\(rig.desk.icareLog)\n\(rig.phone.logTail())")
         #expect(list()["icare-start"] == ["name": "Start eye break", "command": "'/usr/bin/icarectl' start"], "\(list())")
-        #expect(Set(list().keys) == ["icare-start", "icare-snooze", "icare-skip", "icare-pause"], "\(list())")
+        #expect(Set(list().keys) == ["icare-start", "icare-snooze", "icare-skip", "icare-pause", "their-lamp"], "\(list())")
+        #expect(list()["their-lamp"] == theirs, "the person's own command: \(list())")
         _ = try rig.desk.waitForReminder()
         let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
         #expect((KDEConnectRig.body(ping[0])["message"] as? String)?.hasSuffix("Start it from your phone under Run command.") == true, "\(ping)")
@@ -185,6 +191,7 @@ import TestSupport
         #expect(off.status == 0, "\(off)")
         #expect(waitUntil(timeout: 10, interval: 0.05) { list()["icare-start"] == nil && !rig.phone.packets(type: "kdeconnect.runcommand").isEmpty },
                 "KDE Connect \(Self.version(release)) kept iCare's commands: \(list())")
+        #expect(list() == ["their-lamp": theirs], "only the person's own command is left: \(list())")
         print("PhoneRootTests: KDE Connect \(Self.version(release)): iCare's commands on the phone; Snooze, Skip and Start from it acted; gone after PhoneReminders off")
         rig.stop()
         #expect(rig.desk.root.leftovers().isEmpty, "left running: \(rig.desk.root.leftovers())")
