@@ -115,4 +115,20 @@ import LoopSupport
         #expect(message.hasPrefix("iCare: time for an eye break.") && !message.contains("Run command"), "\(ping)")
         #expect(service.log.components(separatedBy: line).count == 2, "said once: \(service.log)")
     }
+
+    /// A list that is not the `a{sv}` GSConnect writes (another program's doing): said once, left as it is,
+    /// and the reminder still comes.
+    @Test func aListICareCannotReadIsLeftAloneAndSaidOnce() throws {
+        let rig = try Rig()
+        defer { rig.stop() }
+        let key = rig.phone.deviceSettingsPath + "plugin/runcommand/command-list"
+        try rig.dconf("write", key, "'not a list'")
+        let service = try rig.startService()
+        let said = "the Run command list is not the a{sv} GSConnect writes"
+        #expect(waitUntil(timeout: 15) { service.log.contains(said) }, "\(service.log)")
+        for value in ["off", "on"] { _ = try Subprocess.run([try Products.path("icarectl"), "set", "PhoneReminders", value], environment: service.environment) }
+        #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
+        #expect(try rig.dconf("read", key) == "'not a list'")
+        #expect(service.log.components(separatedBy: said).count == 2, "said once: \(service.log)")
+    }
 }

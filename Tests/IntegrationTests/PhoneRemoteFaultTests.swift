@@ -43,6 +43,9 @@ import TestSupport
         #expect(gone, "after kdeconnectd came back, the list kept iCare's commands:\n\(rig.service.log)")
         #expect(try rig.icarectl("set", "PhoneReminders", "on").status == 0)
         #expect(try waitUntil(timeout: 10) { try self.hasOurs(rig) }, "\(rig.service.log)")
+        // Through all of it the desktop's reminders went on: the reminder comes, and the phone is tapped.
+        #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "no reminder: \(rig.service.log)")
+        #expect(try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10).count == 1)
     }
 
     @Test func aListICareCannotReadIsLeftAloneAndSaidOnce() throws {

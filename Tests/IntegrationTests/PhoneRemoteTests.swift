@@ -178,5 +178,9 @@ import TestSupport
         let message = KDEConnectRig.body(ping[0])["message"] as? String ?? ""
         #expect(message.hasPrefix("iCare: tijd voor een oogpauze.") && message.hasSuffix("Start hem vanaf je telefoon, met de opdrachten van iCare."),
                 "\(message)")
+        // Paused by the person: the fourth entry resumes, in Dutch too.
+        #expect(try rig.icarectl("pause").status == 0)
+        let resume = waitUntil(timeout: 10) { rig.lastList()?["icare-pause"]?["name"] == "Oogpauzes hervatten" }
+        #expect(resume, "\(rig.lastList() ?? [:])")
     }
 }
