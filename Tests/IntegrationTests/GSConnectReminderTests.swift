@@ -81,7 +81,7 @@ import LoopSupport
         defer { rig.stop() }
         try rig.waitForPhones()
         let reminder = try rig.waitForReminder()
-        let pings = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 5)
+        let pings = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 15)
         let message = GSConnectRig.body(pings[0])["message"] as? String ?? ""
         #expect(message.hasPrefix("iCare: time for an eye break."), "\(pings)")
         let taken = try rig.takeTheBreak(reminder)
