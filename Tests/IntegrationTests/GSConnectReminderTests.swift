@@ -20,7 +20,8 @@ import LoopSupport
         let service: ServiceHarness
 
         /// `sharing`: GSConnect's "Share notifications" for the phone (`send-notifications`, on by default).
-        init(sharing: Bool) throws {
+        /// `start: false` leaves icared to `startService()`, after the test has set GSConnect's settings.
+        init(sharing: Bool, start: Bool = true) throws {
             bus = try PrivateBus()
             desktop = try LoopThread()
             desktop.start()
@@ -35,7 +36,17 @@ import LoopSupport
                                          home: phone.directory)
             try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
             try "Interval = 40m\nBreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
-            try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"])
+            if start { try startService() }
+        }
+
+        func startService() throws { try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"]) }
+
+        /// The `dconf` tool on GSConnect's settings.
+        @discardableResult
+        func dconf(_ arguments: String...) throws -> String {
+            let r = try Subprocess.run(phone.settingsLauncher + ["dconf"] + arguments, environment: phone.environment)
+            guard r.status == 0 else { throw HarnessError("dconf \(arguments): \(r)") }
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
         func stop() {

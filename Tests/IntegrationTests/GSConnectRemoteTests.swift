@@ -13,59 +13,17 @@ import LoopSupport
     static let ours = PhoneRemoteTests.ours
     static let theirs = "{'their-lamp': <{'name': 'Lamp ☀ uit', 'command': 'true'}>}"
 
-    /// GSConnect paired with the fake phone (notifications not forwarded), a GNOME session's shell name and
-    /// notification server, and icared on the same bus and dconf, 300 times faster, PhoneReminders on.
-    final class Rig {
-        let bus: PrivateBus
-        let desktop: LoopThread
-        let server: FakeNotificationServer
-        let phone: GSConnectRig
-        private(set) var service: ServiceHarness?
-
-        init() throws {
-            bus = try PrivateBus()
-            desktop = try LoopThread()
-            desktop.start()
-            try FakeBusProgram(busName: "org.gnome.Shell").appear(on: desktop, address: bus.address)
-            server = try FakeNotificationServer(environment: bus.environment, capabilities: NotificationTests.gnome)
-            try server.start()
-            phone = try GSConnectRig(busAddress: bus.address)
-            _ = try phone.pair()
-            try phone.setForwarding(false)
-        }
-
-        @discardableResult
-        func dconf(_ arguments: String...) throws -> String {
-            let r = try Subprocess.run(phone.settingsLauncher + ["dconf"] + arguments, environment: phone.environment)
-            guard r.status == 0 else { throw HarnessError("dconf \(arguments): \(r)") }
-            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        func startService() throws -> ServiceHarness {
-            let service = try ServiceHarness(config: nil, environment: ["XDG_CURRENT_DESKTOP": "GNOME"], bus: bus, start: false, home: phone.directory)
-            self.service = service
-            try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
-            try "Interval = 40m\nBreakDuration = 10s\nPhoneReminders = true\n".write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
-            try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"])
-            return service
-        }
-
-        func stop() {
-            service?.stop()
-            phone.stop()
-            server.stop()
-            desktop.stop()
-        }
-    }
+    /// GSConnect paired with the fake phone, notifications not forwarded; icared started by each test.
+    typealias Rig = GSConnectReminderTests.Rig
 
     @Test func thePhoneGetsICaresCommandsThroughGSConnectAndTheyAct() throws {
-        let rig = try Rig()
+        let rig = try Rig(sharing: false, start: false)
         defer { rig.stop() }
-        let phone = rig.phone
+        let (phone, service) = (rig.phone, rig.service)
         let key = phone.deviceSettingsPath + "plugin/runcommand/command-list"
         let dconf = rig.dconf
         _ = try dconf("write", key, Self.theirs)
-        let service = try rig.startService()
+        try rig.startService()
 
         func lastList() -> [String: [String: String]] {
             guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
@@ -103,10 +61,11 @@ import LoopSupport
     /// Run command turned off for the phone in GSConnect (its `disabled-plugins`, as GSConnect's own settings
     /// page writes it): said once in the log, and the reminder's ping does not send the person there.
     @Test func aPhoneWithRunCommandOffInGSConnectIsSaidOnceAndItsPingSaysNothingOfIt() throws {
-        let rig = try Rig()
+        let rig = try Rig(sharing: false, start: false)
         defer { rig.stop() }
         try rig.dconf("write", rig.phone.deviceSettingsPath + "disabled-plugins", "['runcommand']")
-        let service = try rig.startService()
+        try rig.startService()
+        let service = rig.service
         let line = "has Run command off; iCare's commands wait in its list until it is on."
         #expect(waitUntil(timeout: 15) { service.log.contains("GSConnect's phone") && service.log.contains(line) }, "\(service.log)")
         #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
@@ -119,11 +78,12 @@ import LoopSupport
     /// A list that is not the `a{sv}` GSConnect writes (another program's doing): said once, left as it is,
     /// and the reminder still comes.
     @Test func aListICareCannotReadIsLeftAloneAndSaidOnce() throws {
-        let rig = try Rig()
+        let rig = try Rig(sharing: false, start: false)
         defer { rig.stop() }
         let key = rig.phone.deviceSettingsPath + "plugin/runcommand/command-list"
         try rig.dconf("write", key, "'not a list'")
-        let service = try rig.startService()
+        try rig.startService()
+        let service = rig.service
         let said = "the Run command list is not the a{sv} GSConnect writes"
         #expect(waitUntil(timeout: 15) { service.log.contains(said) }, "\(service.log)")
         for value in ["off", "on"] { _ = try Subprocess.run([try Products.path("icarectl"), "set", "PhoneReminders", value], environment: service.environment) }
