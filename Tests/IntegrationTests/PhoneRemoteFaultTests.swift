@@ -106,6 +106,27 @@ import TestSupport
         #expect(try String(contentsOf: folder, encoding: .utf8) == "not a folder", "what stood there is left alone")
     }
 
+    /// icared alone in its folder, without icarectl beside it (a copy run by hand): nothing the phone could
+    /// run, so no commands in its list, said once in the log; the phone is still tapped, without the sentence.
+    @Test func withoutIcarectlBesideItThePhoneGetsNoCommandsAndThePingStillComes() throws {
+        let rig = try Rig(config: "PhoneReminders = true\n")
+        defer { rig.stop() }
+        let alone = rig.service.home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Products.path("icared"), toPath: alone.appendingPathComponent("icared").path)
+        rig.service.program = alone.appendingPathComponent("icared").path
+        try rig.start()
+        let said = "icarectl is not beside icared, so the phones get no commands from iCare."
+        #expect(waitUntil(timeout: 10) { rig.service.log.contains(said) }, "\(rig.service.log)")
+        #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "no reminder: \(rig.service.log)")
+        let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10)
+        let message = KDEConnectRig.body(ping[0])["message"] as? String ?? ""
+        #expect(message.hasPrefix("iCare: time for an eye break.") && !message.contains("Run command"), "\(ping)")
+        let offered = FileManager.default.fileExists(atPath: rig.listFile) && (try? hasOurs(rig)) == true
+        #expect(!offered && rig.lastList()?["icare-start"] == nil, "commands that could not run were offered: \((try? rig.listInFile()) ?? [:])")
+        #expect(rig.service.log.components(separatedBy: said).count == 2, "said once: \(rig.service.log)")
+    }
+
     @Test func aCommandThatDoesNotApplyNowChangesNothingAndSaysWhyInKDEConnectsLog() throws {
         let rig = try Rig(config: "PhoneReminders = true\n")
         defer { rig.stop() }
