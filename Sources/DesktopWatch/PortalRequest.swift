@@ -27,12 +27,17 @@ public final class PortalRequest {
 
     public init(connection: Connection) { self.connection = connection }
 
+    /// The path a portal gives the object a caller's `token` names (`kind`: `request` or `session`): the
+    /// caller's unique name without its ':' and with '_' for each '.', then the token.
+    public static func handle(_ kind: String, for connection: Connection, token: String) -> String {
+        "/org/freedesktop/portal/desktop/\(kind)/" + String(connection.uniqueName.dropFirst().map { $0 == "." ? "_" : $0 }) + "/" + token
+    }
+
     /// Calls `interface.method(arguments…, options + handle_token)` on the portal; `answer` runs once.
     public func send(_ interface: String, _ method: String, _ arguments: [DBusValue], options: [(String, DBusValue)],
                      token: String, answer: @escaping (Answer) -> Void) {
         self.answer = answer
-        let sender = String(connection.uniqueName.dropFirst().map { $0 == "." ? "_" : $0 })
-        listen("/org/freedesktop/portal/desktop/request/\(sender)/\(token)")
+        listen(Self.handle("request", for: connection, token: token))
         let call = Message.methodCall(destination: Self.portal, path: Self.path, interface: InterfaceName(interface),
                                       member: MemberName(method),
                                       arguments: arguments + [.vardict(options + [("handle_token", .string(token))])])

@@ -33,8 +33,7 @@ final class PortalSessionWatcher {
 
     func start() {
         let token = "icare_presence"
-        let sender = String(bus.uniqueName.dropFirst().map { $0 == "." ? "_" : $0 })
-        session = "/org/freedesktop/portal/desktop/session/\(sender)/\(token)"
+        session = PortalRequest.handle("session", for: bus, token: token)
         subscription = bus.subscribe(MatchRule(sender: PortalRequest.portal.rawValue, path: PortalRequest.path.rawValue,
                                                interface: Self.interface, member: "StateChanged")) { [weak self] message in
             self?.stateChanged(message)
