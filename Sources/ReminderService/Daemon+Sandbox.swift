@@ -15,7 +15,7 @@ extension Daemon {
         askToStartAtLogin(bus)
         // logind is on the system bus, which the sandbox does not get.
         setSandboxLimit("sleep", true)
-        // KDE Connect's and GSConnect's command lists are outside it (PhoneRemote says so in the log).
+        // KDE Connect's and GSConnect's command lists are outside it (PhoneRemote writes none there).
         setSandboxLimit("phone-commands", true)
         if desktops.isCandidate(.gnome) {
             setSandboxLimit("gnome-keys", true)
@@ -63,7 +63,7 @@ extension Daemon {
         switch limit {
         case "gnome-keys": why = "GNOME's do-not-disturb and eyesight breaks are in dconf, out of reach; iCare's Shell extension passes them on once it runs"
         case "sleep": why = "logind is on the system bus, which the sandbox does not get: a suspend is not seen"
-        case "lock": why = "no portal answered the Inhibit portal's CreateMonitor: a locked screen is seen only through the desktop's screen saver"
+        case "lock": why = "neither the Inhibit portal's monitor nor a screen saver is on the bus: a locked screen is not seen"
         case "phone-commands": why = "KDE Connect's and GSConnect's command lists are out of reach: phones get pings only"
         case "autostart": why = "the Background portal did not allow starting at login"
         default: why = limit
