@@ -15,18 +15,8 @@ final class MockNotifications: @unchecked Sendable {
         self.environment = environment
         let probe = try Subprocess.run(["/usr/bin/python3", "-c", "import dbusmock"])
         guard probe.status == 0 else { throw HarnessError("python3-dbusmock is missing (scripts/deps.sh --test): \(probe.stderr)") }
-        process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", "-t", "notification_daemon",
-                                        "-p", #"{"capabilities": "\#(capabilities)"}"#], environment: environment)
-        let owned = waitUntil(timeout: 10, interval: 0.05) {
-            let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                         "org.freedesktop.DBus", "NameHasOwner", "s", "org.freedesktop.Notifications"],
-                                        environment: environment)
-            return r?.stdout == "b true\n" || !process.isRunning
-        }
-        guard owned, process.isRunning else {
-            Subprocess.kill9(process)
-            throw HarnessError("python3 -m dbusmock -t notification_daemon did not take org.freedesktop.Notifications")
-        }
+        process = try startOwning("org.freedesktop.Notifications", ["/usr/bin/python3", "-m", "dbusmock", "--session", "-t", "notification_daemon",
+                                                                    "-p", #"{"capabilities": "\#(capabilities)"}"#], environment: environment)
     }
 
     func stop() { Subprocess.kill9(process) }
@@ -91,16 +81,7 @@ final class MockName: @unchecked Sendable {
         self.name = name
         self.path = path ?? "/" + name.replacingOccurrences(of: ".", with: "/")
         self.environment = environment
-        process = try Subprocess.start(["/usr/bin/python3", "-m", "dbusmock", "--session", name, self.path, name], environment: environment)
-        let owned = waitUntil(timeout: 10, interval: 0.05) {
-            let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                         "org.freedesktop.DBus", "NameHasOwner", "s", name], environment: environment)
-            return r?.stdout == "b true\n" || !process.isRunning
-        }
-        guard owned, process.isRunning else {
-            Subprocess.kill9(process)
-            throw HarnessError("python3 -m dbusmock did not take \(name)")
-        }
+        process = try startOwning(name, ["/usr/bin/python3", "-m", "dbusmock", "--session", name, self.path, name], environment: environment)
     }
 
     func stop() { Subprocess.kill9(process) }
@@ -119,4 +100,20 @@ final class MockName: @unchecked Sendable {
         let r = try Subprocess.run(["busctl", "--user", "call", name, path, "org.freedesktop.DBus.Mock"] + args, environment: environment)
         guard r.status == 0 else { throw HarnessError("Mock \(args[0]) failed: \(r)") }
     }
+}
+
+/// Starts `command` and waits (bounded) until it owns `name` on the bus of `environment`; a program that
+/// ends or never takes the name is killed and the test fails with the command named.
+func startOwning(_ name: String, _ command: [String], environment: [String: String], timeout: TimeInterval = 10) throws -> Process {
+    let process = try Subprocess.start(command, environment: environment)
+    let owned = waitUntil(timeout: timeout, interval: 0.05) {
+        let r = try? Subprocess.run(["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                     "org.freedesktop.DBus", "NameHasOwner", "s", name], environment: environment)
+        return r?.stdout == "b true\n" || !process.isRunning
+    }
+    guard owned, process.isRunning else {
+        Subprocess.kill9(process)
+        throw HarnessError("\(command.joined(separator: " ")) did not take \(name)")
+    }
+    return process
 }

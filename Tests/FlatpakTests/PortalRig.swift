@@ -57,14 +57,8 @@ final class PortalRig: @unchecked Sendable {
     }
 
     private func start(_ name: String?, _ command: [String]) throws {
-        let process = try Subprocess.start(command, environment: environment)
-        processes.append(process)
-        guard let name else { return }
-        let owned = waitUntil(timeout: 15, interval: 0.05) {
-            (try? self.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                               "NameHasOwner", "s", name]).stdout) == "b true\n" || !process.isRunning
-        }
-        guard owned, process.isRunning else { throw HarnessError("\(command[0]) did not take \(name)") }
+        processes.append(try name.map { try startOwning($0, command, environment: environment, timeout: 15) }
+                         ?? Subprocess.start(command, environment: environment))
     }
 
     func busctl(_ args: [String]) throws -> ProcessResult {
