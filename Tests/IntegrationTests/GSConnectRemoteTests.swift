@@ -16,6 +16,14 @@ import LoopSupport
     /// GSConnect paired with the fake phone, notifications not forwarded; icared started by each test.
     typealias Rig = GSConnectReminderTests.Rig
 
+    /// The Run command list the phone received last, as `{key: {name, command}}`.
+    static func lastList(_ phone: GSConnectRig) -> [String: [String: String]] {
+        guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
+              let text = GSConnectRig.body(packet)["commandList"] as? String,
+              let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
+        return list
+    }
+
     @Test func thePhoneGetsICaresCommandsThroughGSConnectAndTheyAct() throws {
         let rig = try Rig(sharing: false, start: false)
         defer { rig.stop() }
@@ -25,12 +33,7 @@ import LoopSupport
         _ = try dconf("write", key, Self.theirs)
         try rig.startService()
 
-        func lastList() -> [String: [String: String]] {
-            guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
-                  let text = GSConnectRig.body(packet)["commandList"] as? String,
-                  let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
-            return list
-        }
+        func lastList() -> [String: [String: String]] { Self.lastList(phone) }
         let listed = waitUntil(timeout: 15, interval: 0.05) { Set(Self.ours).isSubset(of: Set(lastList().keys)) }
         #expect(listed, "GSConnect did not send iCare's commands: \(lastList())\ndconf: \((try? dconf("read", key)) ?? "?")\nlog:\n\(service.log)\n\(phone.logTail())")
         let icarectl = try Products.path("icarectl")
@@ -90,5 +93,44 @@ import LoopSupport
         #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
         #expect(try rig.dconf("read", key) == "'not a list'")
         #expect(service.log.components(separatedBy: said).count == 2, "said once: \(service.log)")
+    }
+
+    /// GSConnect's service ends while iCare runs (a crash, or its extension turned off) and starts again.
+    /// While it is gone iCare cannot know the paired phones and touches no list; the setting changed
+    /// meanwhile is applied once it is back; the phone is listed again, gets iCare's commands, and they act.
+    @Test func gsConnectStoppedAndStartedAgainWhileTheSettingChanges() throws {
+        let rig = try Rig(sharing: false, start: false)
+        defer { rig.stop() }
+        let key = rig.phone.deviceSettingsPath + "plugin/runcommand/command-list"
+        try rig.dconf("write", key, Self.theirs)
+        try rig.startService()
+        let (service, phone) = (rig.service, rig.phone)
+        let icarectl = try Products.path("icarectl")
+        func set(_ value: String) throws -> Int32 {
+            try Subprocess.run([icarectl, "set", "PhoneReminders", value], environment: service.environment).status
+        }
+        try rig.waitForPhones()
+        #expect(try waitUntil(timeout: 15) { try rig.dconf("read", key).contains("icare-start") }, "\(service.log)")
+
+        phone.stopService()
+        #expect(try waitUntil(timeout: 10) { try service.property("Phones") == "as 0" }, "GSConnect gone: \(service.log)")
+        #expect(try set("off") == 0)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try rig.dconf("read", key).contains("icare-start"), "iCare changed a list while GSConnect was away")
+        #expect(try service.property("State").hasPrefix("s "), "icared still answers")
+
+        try phone.startServiceAgain()
+        try rig.waitForPhones()
+        let gone = try waitUntil(timeout: 15) { try rig.dconf("read", key) == Self.theirs }
+        #expect(gone, "after GSConnect came back: \((try? rig.dconf("read", key)) ?? "?")\n\(service.log)")
+        #expect(try set("on") == 0)
+        let listed = waitUntil(timeout: 15, interval: 0.05) { Set(Self.ours).isSubset(of: Set(Self.lastList(phone).keys)) }
+        #expect(listed, "the phone's list after GSConnect came back: \(Self.lastList(phone))\n\(service.log)\n\(phone.logTail())")
+        #expect(Self.lastList(phone)["their-lamp"] == ["name": "Lamp ☀ uit", "command": "true"])
+
+        // The desktop's reminders went on through it all, and the restarted GSConnect runs iCare's Snooze.
+        #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
+        try phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"icare-snooze\"}")
+        #expect(try waitUntil(timeout: 10, interval: 0.02) { try service.property("State") == "s \"snoozed\"" }, "\(service.log)")
     }
 }

@@ -60,4 +60,23 @@ extension GSConnectRig {
         try wait("GSConnect to own \(Self.busName)") { self.nameHasOwner(Self.busName) || !p.isRunning }
         guard p.isRunning else { throw HarnessError("GSConnect's service ended at start") }
     }
+
+    /// Ends GSConnect's service as a crash would (its process group killed); waits until its name is gone
+    /// from the bus and the phone saw the connection close.
+    public func stopService() {
+        guard let service else { return }
+        let eventsBefore = phone?.eventCount ?? 0
+        Subprocess.killGroup(service)
+        self.service = nil
+        _ = waitUntil(timeout: 5, interval: 0.05) { !self.nameHasOwner(Self.busName) }
+        _ = waitUntil(timeout: 5, interval: 0.05) { (self.phone?.eventCount ?? 0) > eventsBefore }
+    }
+
+    /// Starts GSConnect's service again with the same settings (the pairing is kept in dconf); the phone
+    /// connects again, as a real one does on the desktop's broadcast, and the rig waits until it is Connected.
+    public func startServiceAgain() throws {
+        guard service == nil else { throw HarnessError("GSConnect's service is already running") }
+        try startService()
+        try connectPhone()
+    }
 }
