@@ -44,6 +44,8 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
     private var daemon: Process?
     private var daemonStarts = 0
     private(set) var phone: FakePhone?
+    /// The phones `addPhone` paired besides the first.
+    var otherPhones: [OtherPhone] = []
     private var notificationServer: Process?
     private var stopped = false
 
@@ -252,6 +254,8 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
         if stopped { return }
         stopped = true
         phone?.stop()
+        for other in otherPhones { other.stop() }
+        otherPhones = []
         if let daemon { Subprocess.killGroup(daemon) }
         namespace?.stop()
         if let notificationServer { Subprocess.killGroup(notificationServer) }
@@ -304,11 +308,11 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
 
     // MARK: - Helpers
 
-    private func busctl(_ arguments: [String], timeout: TimeInterval = 10) throws -> ProcessResult {
+    func busctl(_ arguments: [String], timeout: TimeInterval = 10) throws -> ProcessResult {
         try Subprocess.run(["busctl", "--user"] + arguments, environment: busEnvironment, timeout: timeout)
     }
 
-    private func call(_ path: String, _ interface: String, _ method: String, _ arguments: String...) throws {
+    func call(_ path: String, _ interface: String, _ method: String, _ arguments: String...) throws {
         let r = try busctl(["call", "org.kde.kdeconnect", path, interface, method] + arguments)
         guard r.status == 0 else { throw HarnessError("\(interface).\(method) on \(path) failed: \(r)\n\(logTail())") }
     }
