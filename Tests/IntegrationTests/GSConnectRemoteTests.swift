@@ -41,11 +41,17 @@ import LoopSupport
         #expect(lastList()["their-lamp"] == ["name": "Lamp ☀ uit", "command": "true"], "\(lastList())")
 
         #expect(try waitUntil(timeout: 30) { try service.property("State") == "s \"due\"" }, "no reminder: \(service.log)")
+        var took: [String] = []
         for (command, state) in [("icare-snooze", "snoozed"), ("icare-start", "break"), ("icare-skip", "waiting")] {
+            let asked = Date()
             try phone.send("kdeconnect.runcommand.request", body: "{\"key\": \"\(command)\"}")
-            let ok = try waitUntil(timeout: 10, interval: 0.02) { try service.property("State") == "s \"\(state)\"" }
+            let ok = try waitUntil(timeout: 10, interval: 0.01) { try service.property("State") == "s \"\(state)\"" }
             #expect(ok, "\(command) from the phone through GSConnect: State is \((try? service.property("State")) ?? "?")\n\(service.log)\n\(phone.logTail())")
+            took.append("\(command.dropFirst(6)) \(Int(Date().timeIntervalSince(asked) * 1000)) ms")
         }
+        // Read by bench/phones.sh.
+        let version = (try? GSConnectRig.version()).map(String.init) ?? "?"
+        print("GSConnectRemoteTests: GSConnect \(version), from the phone's request to State: \(took.joined(separator: ", "))")
 
         // PhoneReminders off: GSConnect's list loses iCare's commands and keeps the person's, as written.
         #expect(try Subprocess.run([icarectl, "set", "PhoneReminders", "off"], environment: service.environment).status == 0)
@@ -54,7 +60,11 @@ import LoopSupport
         #expect(waitUntil(timeout: 10) { lastList().keys.sorted() == ["their-lamp"] }, "\(lastList())")
 
         // On again, then the phone unpairs: its list in dconf loses iCare's commands, the person's stays.
+        let turnedOn = Date()
         #expect(try Subprocess.run([icarectl, "set", "PhoneReminders", "on"], environment: service.environment).status == 0)
+        let back = waitUntil(timeout: 10, interval: 0.01) { Set(Self.ours).isSubset(of: Set(lastList().keys)) }
+        #expect(back, "\(lastList())\n\(service.log)")
+        print("GSConnectRemoteTests: GSConnect \(version), the phone had iCare's commands \(Int(Date().timeIntervalSince(turnedOn) * 1000)) ms after PhoneReminders went on")
         #expect(try waitUntil(timeout: 10) { try dconf("read", key).contains("icare-start") }, "\(service.log)")
         try phone.unpair()
         let cleaned = try waitUntil(timeout: 10) { try dconf("read", key) == Self.theirs }
