@@ -36,31 +36,26 @@ grep -o 'KDE Connect [0-9.]*, BreakDue → ping at the phone: [0-9-]* ms' "$out"
   awk '{ v = $3; sub(",", "", v); ms = $(NF - 1); n[v]++; s[v] += ms; if (!(v in lo) || ms < lo[v]) lo[v] = ms; if (ms > hi[v]) hi[v] = ms; all[v] = all[v] " " ms }
        END { for (v in n) printf "%-14s %7d %8d %8.0f %8d  %s\n", v, n[v], lo[v], s[v] / n[v], hi[v], all[v] }' | sort
 
-# The phone as a remote: "…request to State: snooze 21 ms, skip 17 ms, start 19 ms" and "…commands 13 ms after…".
-: >"$out"
-for _ in $(seq "${ROUNDS:-1}"); do
-  "$tests" --testing-library swift-testing --filter 'IntegrationTests.PhoneRemoteTests/thePhoneOffers' >>"$out" 2>&1 || { grep -E '✘' "$out" >&2 || true; }
-done
-echo
-printf '%-34s %7s %8s %8s %8s\n' "phone remote (KDE Connect 22.12)" samples "min ms" "mean ms" "max ms"
-{ grep -o 'commands [0-9]* ms after PhoneReminders' "$out" | awk '{ print "list after PhoneReminders on", $2 }'
-  grep -o 'request to State: .*' "$out" | grep -o '[a-z]* [0-9]* ms' | awk '{ print "request → State,", $1, $2 }'
-} | awk '{ ms = $NF; $NF = ""; k = $0; n[k]++; s[k] += ms; if (!(k in lo) || ms < lo[k]) lo[k] = ms; if (ms > hi[k]) hi[k] = ms }
-        END { for (k in n) printf "%-34s %7d %8d %8.0f %8d\n", k, n[k], lo[k], s[k] / n[k], hi[k] }' | sort
-
-# The same through GSConnect (GSConnectRemoteTests, the host's GSConnect): "GSConnect 54, from the
-# phone's request to State: snooze 30 ms, …" and "GSConnect 54, the phone had iCare's commands 80 ms after…".
-: >"$out"
-for _ in $(seq "${ROUNDS:-1}"); do
-  "$tests" --testing-library swift-testing --filter 'IntegrationTests.GSConnectRemoteTests/thePhoneGets' >>"$out" 2>&1 || { grep -E '✘' "$out" >&2 || true; }
-done
-gsconnect=$(grep -o -m1 'GSConnect [0-9?]*,' "$out" | tr -d ,)
-echo
-printf '%-34s %7s %8s %8s %8s\n' "phone remote (${gsconnect:-GSConnect})" samples "min ms" "mean ms" "max ms"
-{ grep -o 'commands [0-9]* ms after PhoneReminders' "$out" | awk '{ print "list after PhoneReminders on", $2 }'
-  grep -o 'request to State: .*' "$out" | grep -o '[a-z]* [0-9]* ms' | awk '{ print "request → State,", $1, $2 }'
-} | awk '{ ms = $NF; $NF = ""; k = $0; n[k]++; s[k] += ms; if (!(k in lo) || ms < lo[k]) lo[k] = ms; if (ms > hi[k]) hi[k] = ms }
-        END { for (k in n) printf "%-34s %7d %8d %8.0f %8d\n", k, n[k], lo[k], s[k] / n[k], hi[k] }' | sort
+# The phone as a remote, ROUNDS runs of the test FILTER, as a table headed LABEL (where LABEL holds
+# "%s", the program's version the test printed: "GSConnect 54,"): the test prints "…request to State:
+# snooze 21 ms, skip 17 ms, start 19 ms" and "…commands 13 ms after PhoneReminders went on".
+remote_table() {
+  : >"$out"
+  for _ in $(seq "${ROUNDS:-1}"); do
+    "$tests" --testing-library swift-testing --filter "$1" >>"$out" 2>&1 || { grep -E '✘' "$out" >&2 || true; }
+  done
+  local version
+  version=$(grep -o -m1 'GSConnect [0-9?]*,' "$out" | tr -d , || true)
+  echo
+  # shellcheck disable=SC2059  # the label is the format
+  printf '%-34s %7s %8s %8s %8s\n' "$(printf "$2" "$version")" samples "min ms" "mean ms" "max ms"
+  { grep -o 'commands [0-9]* ms after PhoneReminders' "$out" | awk '{ print "list after PhoneReminders on", $2 }'
+    grep -o 'request to State: .*' "$out" | grep -o '[a-z]* [0-9]* ms' | awk '{ print "request → State,", $1, $2 }'
+  } | awk '{ ms = $NF; $NF = ""; k = $0; n[k]++; s[k] += ms; if (!(k in lo) || ms < lo[k]) lo[k] = ms; if (ms > hi[k]) hi[k] = ms }
+          END { for (k in n) printf "%-34s %7d %8d %8.0f %8d\n", k, n[k], lo[k], s[k] / n[k], hi[k] }' | sort
+}
+remote_table 'IntegrationTests.PhoneRemoteTests/thePhoneOffers' "phone remote (KDE Connect 22.12)"
+remote_table 'IntegrationTests.GSConnectRemoteTests/thePhoneGets' "phone remote (%s)"
 
 # Idle with KDE Connect on the bus: the release icared, kdeconnectd and the fake
 # phone (both in a network namespace with only lo: kdeconnectd broadcasts).
