@@ -40,9 +40,12 @@ import TestSupport
 
         // The reminder taps each phone once; only the phones showing the commands are sent to them.
         #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "no reminder: \(rig.service.log)")
-        for (label, ping, worded) in [("Pixel 7", { try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10) }, true),
-                                      ("Tab S9", { try tablet.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10) }, true),
-                                      ("Moto G", { try old.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10) }, false)] {
+        let phonesPings: [(label: String, pings: () throws -> [[String: Any]], worded: Bool)] = [
+            ("Pixel 7", { try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10) }, true),
+            ("Tab S9", { try tablet.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10) }, true),
+            ("Moto G", { try old.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10) }, false),
+        ]
+        for (label, ping, worded) in phonesPings {
             let pings = try ping()
             let message = KDEConnectRig.body(pings[0])["message"] as? String ?? ""
             #expect(pings.count == 1 && message.hasPrefix("iCare: time for an eye break.") && message.contains(Self.sentence) == worded,
