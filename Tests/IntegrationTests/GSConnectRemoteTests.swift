@@ -18,10 +18,7 @@ import LoopSupport
 
     /// The Run command list the phone received last, as `{key: {name, command}}`.
     static func lastList(_ phone: GSConnectRig) -> [String: [String: String]] {
-        guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
-              let text = GSConnectRig.body(packet)["commandList"] as? String,
-              let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
-        return list
+        FakePhone.runCommandList(in: phone.packets(type: "kdeconnect.runcommand")) ?? [:]
     }
 
     @Test func thePhoneGetsICaresCommandsThroughGSConnectAndTheyAct() throws {

@@ -9,12 +9,8 @@ import TestSupport
     typealias Rig = PhoneRemoteTests.Rig
     static let sentence = "Start it from your phone under Run command."
 
-    /// The Run command list a phone received last (`commandList` is a JSON text inside the packet).
-    static func lastList(_ packets: [[String: Any]]) -> [String: [String: String]] {
-        guard let packet = packets.last, let text = KDEConnectRig.body(packet)["commandList"] as? String,
-              let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
-        return list
-    }
+    /// The Run command list a phone received last.
+    static func lastList(_ packets: [[String: Any]]) -> [String: [String: String]] { FakePhone.runCommandList(in: packets) ?? [:] }
 
     static func hasOurs(_ list: [String: [String: String]]) -> Bool { PhoneRemoteTests.ours.allSatisfy { list[$0] != nil } }
 

@@ -40,12 +40,7 @@ import TestSupport
         }
 
         /// The list the phone received last (`commandList` is a JSON text inside the packet).
-        func lastList() -> [String: [String: String]]? {
-            guard let packet = phone.packets(type: "kdeconnect.runcommand").last,
-                  let text = KDEConnectRig.body(packet)["commandList"] as? String,
-                  let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return nil }
-            return list
-        }
+        func lastList() -> [String: [String: String]]? { FakePhone.runCommandList(in: phone.packets(type: "kdeconnect.runcommand")) }
 
         /// Waits until the phone's list holds iCare's commands (or none of them); returns how long it took.
         func waitForList(withOurs: Bool, timeout: TimeInterval = 15) throws -> TimeInterval {

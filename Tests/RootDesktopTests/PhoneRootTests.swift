@@ -167,12 +167,7 @@ import TestSupport
         try KDEConnectRig.addTheirOwnCommand("their-lamp", name: theirs["name"]!,
                                              to: kdeconnect + "/\(rig.phone.deviceId)/kdeconnect_runcommand/config")
         try rig.desk.startICare()
-        func list() -> [String: [String: String]] {
-            guard let packet = rig.phone.packets(type: "kdeconnect.runcommand").last,
-                  let text = KDEConnectRig.body(packet)["commandList"] as? String,
-                  let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]] else { return [:] }
-            return list
-        }
+        func list() -> [String: [String: String]] { FakePhone.runCommandList(in: rig.phone.packets(type: "kdeconnect.runcommand")) ?? [:] }
         let listed = waitUntil(timeout: 20, interval: 0.05) { list()["icare-start"] != nil }
         #expect(listed, "KDE Connect \(Self.version(release)) did not send iCare's commands: \(list())\nicared:\n\(rig.desk.icareLog)\n\(rig.phone.logTail())")
         #expect(list()["icare-start"] == ["name": "Start eye break", "command": "'/usr/bin/icarectl' start"], "\(list())")

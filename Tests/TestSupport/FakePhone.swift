@@ -103,6 +103,13 @@ public final class FakePhone: @unchecked Sendable {
     }
 
     /// A packet's body (empty when it has none).
+    /// The Run command list in the last `kdeconnect.runcommand` packet of `packets` (its `commandList` is a
+    /// JSON text: `{key: {name, command}}`), nil when there is none or it does not read.
+    public static func runCommandList(in packets: [[String: Any]]) -> [String: [String: String]]? {
+        guard let packet = packets.last, let text = body(packet)["commandList"] as? String else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: String]]
+    }
+
     public static func body(_ packet: [String: Any]) -> [String: Any] { packet["body"] as? [String: Any] ?? [:] }
 
     /// Every packet received, one `type {body}` each, for failure messages.
