@@ -14,6 +14,8 @@ import TestSupport
 @Suite struct PresenceServiceTests {
     static let tMax = String(UInt64(Int64.max))
     static let interval: UInt64 = 1_200_000_000
+    /// The rig's BreakDuration (its config), in microseconds like `interval`.
+    static let breakDuration: UInt64 = 10_000_000
     static let session = "/org/freedesktop/login1/session/c1"
 
     // MARK: lock and unlock
@@ -317,10 +319,9 @@ import TestSupport
         let records = try rig.history()
         #expect(records.first?.outcome == "completed", "\(records)")
         guard let ended = records.first?.at else { return }
-        let breakDuration: UInt64 = 10_000_000
-        if unlockSeen < ended + breakDuration {
+        if unlockSeen < ended + Self.breakDuration {
             #expect(records.count == 1, "the break's rest was counted again: \(records)")
-        } else if unlockSent >= ended + breakDuration || records.count > 1 {
+        } else if unlockSent >= ended + Self.breakDuration || records.count > 1 {
             #expect(records.map(\.outcome) == ["completed", "natural"], "\(records)")
             let rested = UInt64(records.last?.seconds ?? 0) * 1_000_000
             #expect(rested <= unlockSeen - ended, "the break's rest was counted again: \(records)")
@@ -480,7 +481,7 @@ final class PresenceRig: @unchecked Sendable {
 
     init(systemBus: Bool, state: StartState, environment: [String: String] = [:]) throws {
         system = systemBus ? try PrivateBus(system: true) : nil
-        service = try ServiceHarness(config: "BreakDuration = 10\n",
+        service = try ServiceHarness(config: "BreakDuration = \(PresenceServiceTests.breakDuration / 1_000_000)\n",
                                      environment: ["DBUS_SYSTEM_BUS_ADDRESS": system.map(Self.withoutGUID) ?? Self.noBus].merging(environment) { $1 },
                                      start: false)
         try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true)
