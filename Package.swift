@@ -155,7 +155,7 @@ let package = Package(
         // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read from the shared dconf
         // database, and a GNOME break taken (org.gnome.Shell.ScreenTime).
         .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DesktopWatch", "FileKit", "SystemdKit"], swiftSettings: lean),
-        // Event sounds through libcanberra, each on a short-lived thread of its own (the end of a break,
+        // Event sounds through libcanberra, each in a short-lived process of its own (the end of a break,
         // a reminder) where the notification server does not play them.
         .target(name: "Sound", dependencies: ["CCanberra", "SystemdKit", "ReminderCore", "DesktopWatch", "FileKit"], swiftSettings: lean),
         // Phones linked by KDE Connect and GSConnect: which can be reminded, and one ping each with a reminder.
