@@ -134,12 +134,17 @@ let package = Package(
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: lean),
         .target(name: "SystemdKit", dependencies: ["CSystemd"], swiftSettings: lean),
         .target(name: "DBusKit", dependencies: ["CDBus", "SystemdKit"], swiftSettings: lean),
+        // Files with nothing of iCare's engine: atomic whole-file writes, directories, the XDG paths, and the
+        // desktop's formats (dconf's GVDB database, GVariant, Qt's lock file). Below every desktop watcher, so
+        // that what only reads the desktop never depends on ReminderCore (DocsTests' TargetLayerTests hold it).
+        .target(name: "FileKit", swiftSettings: lean),
         .target(name: "ReminderCore", dependencies: ["Localization"], swiftSettings: lean),
-        .target(name: "ICareFiles", dependencies: ["ReminderCore"], swiftSettings: lean),
+        // iCare's own files, in the engine's types: the config file, the break history and the saved schedule.
+        .target(name: "ICareFiles", dependencies: ["FileKit", "ReminderCore"], swiftSettings: lean),
         // What several desktop watchers share: following a bus name's owner, decoding PropertiesChanged,
         // the dconf database (GSettings keys) and a log that says each provider's problem once.
-        .target(name: "DesktopWatch", dependencies: ["DBusKit", "SystemdKit", "ICareFiles"], swiftSettings: lean),
-        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "ICareFiles", "DesktopWatch"], swiftSettings: lean),
+        .target(name: "DesktopWatch", dependencies: ["DBusKit", "SystemdKit", "FileKit"], swiftSettings: lean),
+        .target(name: "DoNotDisturb", dependencies: ["DBusKit", "SystemdKit", "FileKit", "DesktopWatch"], swiftSettings: lean),
         // Calls, screen shares and videos: PipeWire's camera, microphone and screen-cast streams and the
         // desktop's idle inhibitors, summed into one busy state.
         .target(
@@ -149,14 +154,14 @@ let package = Package(
         ),
         // GNOME's own eyesight breaks (org.gnome.desktop.break-reminders), read from the shared dconf
         // database, and a GNOME break taken (org.gnome.Shell.ScreenTime).
-        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DesktopWatch", "ICareFiles", "SystemdKit"], swiftSettings: lean),
-        // Event sounds through libcanberra, each on a short-lived thread of its own (the end of a break,
+        .target(name: "DesktopBreaks", dependencies: ["DBusKit", "DesktopWatch", "FileKit", "SystemdKit"], swiftSettings: lean),
+        // Event sounds through libcanberra, each in a short-lived process of its own (the end of a break,
         // a reminder) where the notification server does not play them.
-        .target(name: "Sound", dependencies: ["CCanberra", "SystemdKit", "ReminderCore", "DesktopWatch", "ICareFiles"], swiftSettings: lean),
+        .target(name: "Sound", dependencies: ["CCanberra", "SystemdKit", "ReminderCore", "DesktopWatch", "FileKit"], swiftSettings: lean),
         // Phones linked by KDE Connect and GSConnect: which can be reminded, and one ping each with a reminder.
-        .target(name: "Phones", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore"], swiftSettings: lean),
+        .target(name: "Phones", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "FileKit", "ReminderCore"], swiftSettings: lean),
         // The phone as a remote: iCare's Start, Snooze, Skip and Pause in each linked phone's Run command list.
-        .target(name: "PhoneRemote", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "ICareFiles", "ReminderCore", "Phones"], swiftSettings: lean),
+        .target(name: "PhoneRemote", dependencies: ["DBusKit", "SystemdKit", "DesktopWatch", "FileKit", "ReminderCore", "Phones"], swiftSettings: lean),
         .target(name: "WaylandIdle", dependencies: ["CWayland", "CWaylandProtocols", "SystemdKit"], swiftSettings: lean),
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle", "DesktopWatch"], swiftSettings: lean),
         // Starting at login from the Flatpak sandbox, through the Background portal.
@@ -165,7 +170,7 @@ let package = Package(
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "Autostart"],
+            dependencies: ["ReminderCore", "FileKit", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "Autostart"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -186,9 +191,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["fake-phone.py", "notification-recorder.py"]),
         // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.
         .target(name: "LoopSupport", dependencies: ["DBusKit", "SystemdKit", "TestSupport"], path: "Tests/LoopSupport"),
+        // Scratch folders and fixture files, for the tests of FileKit and ICareFiles.
+        .target(name: "FileSupport", path: "Tests/FileSupport"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "CIntl"]),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore"]),
-        .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles"]),
+        .testTarget(name: "FileKitTests", dependencies: ["FileKit", "FileSupport"]),
+        .testTarget(name: "ICareFilesTests", dependencies: ["ICareFiles", "FileKit", "ReminderCore", "FileSupport"]),
         .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit"]),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "DoNotDisturbTests", dependencies: ["DoNotDisturb", "DesktopWatch", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
@@ -197,7 +205,7 @@ let package = Package(
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore", "DBusKit"]),
         .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit", "DesktopWatch"]),
-        .testTarget(name: "PhoneRemoteTests", dependencies: ["PhoneRemote", "ICareFiles", "TestSupport"]),
+        .testTarget(name: "PhoneRemoteTests", dependencies: ["PhoneRemote", "FileKit", "TestSupport"]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),
         .testTarget(name: "ICareCLITests", dependencies: ["ICareCLI", "TestSupport"]),
         // The app (icare) on Xvfb against the real icared, through the accessibility tree.

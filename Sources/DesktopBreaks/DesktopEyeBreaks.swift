@@ -1,6 +1,6 @@
 import DBusKit
 import DesktopWatch
-import ICareFiles
+import FileKit
 import SystemdKit
 
 /// GNOME 48's own break reminders (`org.gnome.desktop.break-reminders`,

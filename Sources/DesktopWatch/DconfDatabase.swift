@@ -1,5 +1,5 @@
 import DBusKit
-import ICareFiles
+import FileKit
 import SystemdKit
 
 /// What a read of the dconf database gave.

@@ -1,7 +1,7 @@
 import DBusKit
 import DesktopWatch
 import SystemdKit
-import ICareFiles
+import FileKit
 
 /// The desktop's do-not-disturb, as observed from every provider at once
 /// (GNOME, Cinnamon, MATE, KDE Plasma, XFCE, dunst, swaync, mako; a

@@ -1,3 +1,4 @@
+import FileKit
 import ReminderCore
 
 /// A line of the config file that was not applied, as a log would show it.

@@ -1,3 +1,4 @@
+import FileKit
 import ReminderCore
 
 /// A part of the history that could not be read and was skipped.

@@ -1,3 +1,5 @@
+import FileKit
+
 /// The small text file that carries the schedule across a restart of
 /// `icared` (`<state dir>/state`). The engine decides what the text says;
 /// this type only keeps it safe: every write replaces the file atomically.

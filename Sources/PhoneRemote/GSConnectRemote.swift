@@ -1,6 +1,6 @@
 import DBusKit
 import DesktopWatch
-import ICareFiles
+import FileKit
 import Phones
 import SystemdKit
 

@@ -1,7 +1,7 @@
 import Glibc
 import DBusKit
 import DesktopWatch
-import ICareFiles
+import FileKit
 import SystemdKit
 
 /// iCare's commands in each paired phone's Run command list, through KDE

@@ -1,6 +1,6 @@
 import DBusKit
 import DesktopWatch
-import ICareFiles
+import FileKit
 
 /// GSConnect, GNOME's KDE Connect (its service owns
 /// `org.gnome.Shell.Extensions.GSConnect`): its paired, connected devices

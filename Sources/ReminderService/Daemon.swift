@@ -3,6 +3,7 @@ import DBusKit
 import SystemdKit
 import ReminderCore
 import Localization
+import FileKit
 import ICareFiles
 import DoNotDisturb
 import Busy

@@ -1,6 +1,6 @@
 import Glibc
 import SystemdKit
-import ICareFiles
+import FileKit
 import Localization
 import ReminderCore
 import Sound

@@ -1,5 +1,5 @@
 import Glibc
-import ICareFiles
+import FileKit
 
 /// The id of the notification on screen and the server that showed it,
 /// kept in `$XDG_RUNTIME_DIR/icare/notification` (`<id> <server's unique

@@ -1,5 +1,5 @@
 import DesktopWatch
-import ICareFiles
+import FileKit
 import ReminderCore
 import SystemdKit
 

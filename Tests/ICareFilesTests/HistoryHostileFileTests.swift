@@ -1,3 +1,5 @@
+import FileKit
+import FileSupport
 import Glibc
 import ReminderCore
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ICareFiles
+import FileKit
 import TestSupport
 @testable import PhoneRemote
 

@@ -31,7 +31,7 @@ public enum Directory {
 
     /// Flushes the directory's entries to the disk, so a rename or a new file
     /// in it survives a power cut (`fsync` on the directory).
-    static func sync(_ path: String) throws(FileError) {
+    package static func sync(_ path: String) throws(FileError) {
         try FileDescriptor.openDirectory(path).sync()
     }
 
@@ -55,7 +55,7 @@ public enum Directory {
     }
 
     /// The directory part of `path` (`/a/b/c` → `/a/b`, `c` → ``).
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         var bytes = Array(path.utf8)
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }

@@ -1,6 +1,6 @@
+import FileSupport
 import Foundation
 import Glibc
-@testable import ICareFiles
 
 /// Builds GVDB databases with the real `dconf compile` (Debian: dconf-cli),
 /// so the reader is tested against what dconf itself writes.

@@ -26,9 +26,9 @@ public struct XDGPaths: Equatable, Sendable {
 
     /// The person's config file, `<config dir>/config`.
     public var configFile: String { configDirectory + "/config" }
-    /// The break history, `<state dir>/history/` (see `HistoryStore`).
+    /// The break history, `<state dir>/history/` (ICareFiles' `HistoryStore`).
     public var historyDirectory: String { stateDirectory + "/history" }
-    /// The restart-continuity file, `<state dir>/state` (see `StateFile`).
+    /// The restart-continuity file, `<state dir>/state` (ICareFiles' `StateFile`).
     public var stateFile: String { stateDirectory + "/state" }
 
     /// Resolves the paths from an environment (`HOME`, `XDG_CONFIG_HOME`,

@@ -1,6 +1,7 @@
+import FileSupport
 import Glibc
 import Testing
-@testable import ICareFiles
+@testable import FileKit
 
 @Suite struct AtomicFileTests {
     @Test func writeCreatesA0600FileAndReplacesWhole() throws {
@@ -53,19 +54,5 @@ import Testing
         try AtomicFile.write("fresh", to: path)
         #expect(try text(path) == "fresh")
         #expect(try Directory.names(in: temp.path) == ["f"])
-    }
-
-    @Test func stateFileRoundTrips() throws {
-        let temp = try TemporaryDirectory()
-        let paths = try XDGPaths(environment: ["XDG_STATE_HOME": temp.join("state"), "XDG_CONFIG_HOME": temp.path])
-        let state = StateFile(paths: paths)
-        #expect(try state.read() == nil)
-        try state.write("next=1718000000000000\nmode=waiting\n")
-        #expect(try state.read() == "next=1718000000000000\nmode=waiting\n")
-        #expect(permissions(paths.stateFile) == 0o600)
-        #expect(permissions(paths.stateDirectory) == 0o700)
-        #expect(permissions(temp.join("state")) == 0o700)
-        try state.write("")
-        #expect(try state.read() == "")
     }
 }

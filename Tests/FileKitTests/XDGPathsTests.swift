@@ -1,6 +1,7 @@
+import FileSupport
 import Glibc
 import Testing
-@testable import ICareFiles
+@testable import FileKit
 
 @Suite struct XDGPathsTests {
     @Test func defaultsFollowHome() throws {

@@ -34,9 +34,9 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Runs a system call, retrying on `EINTR`, and turns a negative result into
-/// a `FileError` naming `function` and `path`.
+/// a `FileError` naming `function` and `path`. Of package access, for ICareFiles too.
 @discardableResult
-func systemCall<Result: BinaryInteger>(
+package func systemCall<Result: BinaryInteger>(
     _ function: String, _ path: String, _ call: () -> Result
 ) throws(FileError) -> Result {
     while true {

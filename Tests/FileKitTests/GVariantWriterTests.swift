@@ -1,6 +1,7 @@
+import FileSupport
 import Foundation
 import Testing
-@testable import ICareFiles
+@testable import FileKit
 
 /// The writer against GLib itself (python3-gi): for each value, GLib parses
 /// its text form and serialises it, and GLib reads the writer's bytes back.

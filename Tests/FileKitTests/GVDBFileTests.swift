@@ -1,5 +1,6 @@
+import FileSupport
 import Testing
-@testable import ICareFiles
+@testable import FileKit
 
 @Suite struct GVDBFileTests {
     static let gnome = "/org/gnome/desktop/notifications/show-banners"

@@ -1,7 +1,8 @@
+import FileSupport
 import Foundation
 import Glibc
 import Testing
-@testable import ICareFiles
+@testable import FileKit
 
 /// The writer's changesets against the real dconf-service, activated on a bus
 /// of the test's own with private config and runtime folders: `Change` through

@@ -2,9 +2,10 @@ import Glibc
 
 /// An open file descriptor that is closed when the last reference goes away.
 ///
-/// Internal glue over `open`, `read`, `pread`, `write`, `fsync`, `fstat` and
-/// `close`; every failure becomes a `FileError` naming the C function and path.
-final class FileDescriptor {
+/// Glue over `open`, `read`, `pread`, `write`, `fsync`, `fstat` and `close`;
+/// every failure becomes a `FileError` naming the C function and path. Of
+/// package access: ICareFiles' history store appends and reads through it.
+package final class FileDescriptor {
     /// The kernel's descriptor.
     let raw: Int32
     /// The path it was opened with, for error messages.
@@ -24,7 +25,7 @@ final class FileDescriptor {
     /// or a device put in a file's place cannot block the service in `open`,
     /// then `fstat` decides and anything else fails with a sentence saying
     /// what is there. `O_NONBLOCK` is cleared again for the regular file.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(FileError) -> FileDescriptor {
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(FileError) -> FileDescriptor {
         let fd = try systemCall("open", path) { Glibc.open(path, flags | O_CLOEXEC | O_NONBLOCK, mode) }
         let file = FileDescriptor(raw: fd, path: path)
         var info = stat()
@@ -57,7 +58,7 @@ final class FileDescriptor {
     }
 
     /// The size in bytes (`fstat`).
-    func size() throws(FileError) -> Int {
+    package func size() throws(FileError) -> Int {
         var info = stat()
         try systemCall("fstat", path) { fstat(raw, &info) }
         return Int(info.st_size)
@@ -72,7 +73,7 @@ final class FileDescriptor {
 
     /// Reads from the current offset into `buffer`, returning how many bytes
     /// came (0 at the end) (`read`).
-    func read(into buffer: inout [UInt8]) throws(FileError) -> Int {
+    package func read(into buffer: inout [UInt8]) throws(FileError) -> Int {
         try systemCall("read", path) {
             buffer.withUnsafeMutableBytes { Glibc.read(raw, $0.baseAddress, $0.count) }
         }
@@ -94,14 +95,14 @@ final class FileDescriptor {
     }
 
     /// The byte at `offset`, or nil past the end (`pread`).
-    func byte(at offset: Int) throws(FileError) -> UInt8? {
+    package func byte(at offset: Int) throws(FileError) -> UInt8? {
         var one: UInt8 = 0
         let n = try systemCall("pread", path) { pread(raw, &one, 1, off_t(offset)) }
         return n == 1 ? one : nil
     }
 
     /// Writes every byte, looping over short writes (`write`).
-    func writeAll(_ bytes: [UInt8]) throws(FileError) {
+    package func writeAll(_ bytes: [UInt8]) throws(FileError) {
         var done = 0
         while done < bytes.count {
             let n = try systemCall("write", path) {
@@ -112,7 +113,7 @@ final class FileDescriptor {
     }
 
     /// Flushes data and metadata to the disk (`fsync`).
-    func sync() throws(FileError) {
+    package func sync() throws(FileError) {
         try systemCall("fsync", path) { fsync(raw) }
     }
 }
