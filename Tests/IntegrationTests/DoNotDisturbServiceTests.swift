@@ -14,6 +14,16 @@ import LoopSupport
 @Suite(.serialized) struct DoNotDisturbServiceTests {
     static let interval: UInt64 = 1_200_000_000
 
+    /// Waits (bounded) until icared has logged that it found the do-not-disturb `provider`.
+    static func found(_ provider: String, by s: ServiceHarness) -> Bool {
+        waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: \(provider) found.") }
+    }
+
+    /// Watches icared's signals and property changes from now on (stop it when done).
+    static func monitor(_ s: ServiceHarness) throws -> BusMonitor {
+        try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+    }
+
     // MARK: GNOME, through the real dconf service
 
     @Test func gnomeShowBannersThroughRealDconfPausesAndAFullIntervalFollows() throws {
@@ -24,7 +34,7 @@ import LoopSupport
         #expect(try s.string("State") == "waiting")
         #expect(try s.property("DoNotDisturb") == "b false")
         #expect(try s.string("DoNotDisturbSource") == "")
-        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        let monitor = try Self.monitor(s)
         defer { monitor.stop() }
 
         try rig.gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
@@ -125,9 +135,7 @@ import LoopSupport
         let rig = try DndBusRig(state: DndState.due(sinceSecondsAgo: 5))
         defer { rig.stop() }
         let dunst = DndFakeDunst(paused: true)
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst)
         #expect(try waitUntil(timeout: 2) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
         #expect(try holdsTrue(until: wallMicroseconds() + 1_000_000) { try s.string("State") == "paused" })
         #expect(dunst.calls.value.filter { $0.hasPrefix("Notify") }.isEmpty,
@@ -139,11 +147,9 @@ import LoopSupport
         let rig = try DndBusRig(config: "DndPolicy = defer\n", state: DndState.waiting(nextAt: wallMicroseconds() - 30_000_000))
         defer { rig.stop() }
         let dunst = DndFakeDunst(paused: true)
-        try rig.appear(dunst)
         let signals = try rig.signalMonitor()
         defer { signals.stop() }
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst)
         #expect(try waitUntil(timeout: 2) { try s.property("DoNotDisturb") == "b true" }, "log:\n\(s.log)")
         #expect(try s.string("State") == "due")
         #expect(try holdsTrue(until: wallMicroseconds() + 1_000_000) { try s.string("State") == "due" })
@@ -160,11 +166,9 @@ import LoopSupport
         let rig = try DndBusRig(state: DndState.waiting(nextAt: wallMicroseconds() - 30_000_000))
         defer { rig.stop() }
         let dunst = DndFakeDunst(paused: true)
-        try rig.appear(dunst)
         let signals = try rig.signalMonitor()
         defer { signals.stop() }
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst)
         #expect(try waitUntil(timeout: 2) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
         #expect(try holdsTrue(until: wallMicroseconds() + 1_000_000) { try s.string("State") == "paused" })
         #expect(!dunst.calls.value.contains { $0.hasPrefix("Notify") }, "a reminder was shown during DND: \(dunst.calls.value)")
@@ -177,13 +181,11 @@ import LoopSupport
         let rig = try DndBusRig(state: DndState.due(sinceSecondsAgo: 5))
         defer { rig.stop() }
         let dunst = DndFakeDunst()
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst)
         #expect(try s.string("State") == "due")
         #expect(waitUntil(timeout: 10) { dunst.calls.value.contains { $0.hasPrefix("Notify") } }, "the due reminder was never shown; log:\n\(s.log)")
-        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
-        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        #expect(Self.found("dunst", by: s), "log:\n\(s.log)")
+        let monitor = try Self.monitor(s)
         defer { monitor.stop() }
 
         // What `dunstctl set-paused true` does: Properties.Set, then PropertiesChanged with the value.
@@ -215,15 +217,13 @@ import LoopSupport
         let rig = try DndBusRig(config: "DndPolicy = defer\n", state: DndState.waiting(nextAt: dueAt))
         defer { rig.stop() }
         let dunst = DndFakeDunst(paused: true)
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst)
         #expect(try waitUntil(timeout: 2) { try s.property("DoNotDisturb") == "b true" }, "log:\n\(s.log)")
         try #require(wallMicroseconds() < dueAt, "DND must be seen before the reminder is due (this host is too slow)")
         #expect(try s.string("State") == "waiting", "defer keeps counting")
         #expect(try s.number("NextBreak") == dueAt)
         #expect(try s.string("DoNotDisturbSource") == "dunst")
-        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        let monitor = try Self.monitor(s)
         defer { monitor.stop() }
 
         #expect(try waitUntil(timeout: 10) { try s.string("State") == "due" }, "log:\n\(s.log)")
@@ -250,12 +250,10 @@ import LoopSupport
         let rig = try DndBusRig(config: "DndPolicy = ignore\n")
         defer { rig.stop() }
         let dunst = DndFakeDunst()
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
-        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+        let s = try rig.start(with: dunst)
+        #expect(Self.found("dunst", by: s), "log:\n\(s.log)")
         let next = try s.number("NextBreak")
-        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        let monitor = try Self.monitor(s)
         defer { monitor.stop() }
 
         try rig.dunstctl("set-paused", "true")
@@ -286,10 +284,8 @@ import LoopSupport
         let rig = try DndBusRig()
         defer { rig.stop() }
         let dunst = DndFakeDunst()
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
-        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+        let s = try rig.start(with: dunst)
+        #expect(Self.found("dunst", by: s), "log:\n\(s.log)")
 
         // User first, then DND; DND ends first.
         #expect(try s.call("Pause", "u", "0").status == 0)
@@ -328,9 +324,7 @@ import LoopSupport
         let rig = try DndBusRig()
         defer { rig.stop() }
         let dunst = DndFakeDunst()
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst)
         try rig.dunstctl("set-paused", "true")
         #expect(try waitUntil(timeout: 10) { try s.string("PauseReason") == "dnd" }, "log:\n\(s.log)")
 
@@ -363,13 +357,11 @@ import LoopSupport
         let rig = try DndBusRig(environment: ["XDG_CURRENT_DESKTOP": "XFCE"])
         defer { rig.stop() }
         let dunst = DndFakeDunst(), swaync = DndFakeSwaync(), xfconf = DndFakeXfconf()
-        for fake in [dunst, swaync, xfconf] as [FakeBusProgram] { try rig.appear(fake) }
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: dunst, swaync, xfconf)
         for name in ["dunst", "swaync", "xfce"] {
-            #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: \(name) found.") }, "log:\n\(s.log)")
+            #expect(Self.found(name, by: s), "log:\n\(s.log)")
         }
-        let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
+        let monitor = try Self.monitor(s)
         defer { monitor.stop() }
         func source() throws -> String { try s.string("DoNotDisturbSource") }
 
@@ -401,10 +393,7 @@ import LoopSupport
         let rig = try DndBusRig()
         defer { rig.stop() }
         let swaync = DndFakeSwaync(dnd: true), dunst = DndFakeDunst()
-        try rig.appear(swaync)
-        try rig.appear(dunst)
-        let s = rig.service
-        try s.start()
+        let s = try rig.start(with: swaync, dunst)
         #expect(try waitUntil(timeout: 10) { try s.string("DoNotDisturbSource") == "swaync" }, "log:\n\(s.log)")
 
         // SubscribeV2 with a string where the dnd boolean goes, three times.
@@ -437,9 +426,8 @@ import LoopSupport
         let rig = try DndBusRig()
         defer { rig.stop() }
         let dunst = try rig.startRealDunst()
-        let s = rig.service
-        try s.start()
-        #expect(waitUntil(timeout: 5) { s.log.contains("Do-not-disturb: dunst found.") }, "log:\n\(s.log)")
+        let s = try rig.start()
+        #expect(Self.found("dunst", by: s), "log:\n\(s.log)")
         #expect(try s.string("State") == "waiting")
 
         try rig.dunstctl("set-paused", "true")
@@ -611,6 +599,13 @@ final class DndBusRig: @unchecked Sendable {
         }
         loop = try LoopThread()
         loop.start()
+    }
+
+    /// Where the tests begin: `fakes` put on the bus, then icared started; its harness.
+    func start(with fakes: FakeBusProgram...) throws -> ServiceHarness {
+        for fake in fakes { try appear(fake) }
+        try service.start()
+        return service
     }
 
     /// Puts a fake on the bus (again, after `vanish`), on the loop thread, which ends it at `stop`.
