@@ -40,11 +40,14 @@ extension RealServerRig {
 
     /// Starts xfce4-panel with `panelChannel` in xfconf (the rig's xfconfd
     /// reads it from the session's config folder) and waits for its watcher.
+    /// The panel draws its menus with DejaVu alone (`FixedFonts`), whose rows
+    /// `clickMenuRow` measured.
     func startPanel() throws {
         let dir = service.home.appendingPathComponent("config/xfce4/xfconf/xfce-perchannel-xml")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Self.panelChannel.write(to: dir.appendingPathComponent("xfce4-panel.xml"), atomically: true, encoding: .utf8)
-        _ = try startGroup(["xfce4-panel", "--disable-wm-check"], log: "panel.log")
+        let fonts = try FixedFonts.environment(in: work.appendingPathComponent("fonts"))
+        _ = try startGroup(["xfce4-panel", "--disable-wm-check"], log: "panel.log", environment: environment.merging(fonts) { $1 })
         guard try waitForName("org.kde.StatusNotifierWatcher") else {
             throw HarnessError("xfce4-panel's systray took no watcher name: \(log("panel.log"))")
         }
@@ -111,7 +114,7 @@ extension RealServerRig {
     /// Clicks the row labelled `label` in the open menu, like a person: GTK's
     /// menu under Adwaita in Debian 12 draws 4 px of frame and padding at the
     /// top and bottom, 25 px per item and 1 px per separator (measured on its
-    /// screenshot); a menu of another height than that says the rows are not
+    /// screenshot, in DejaVu Sans: `startPanel`); a menu of another height than that says the rows are not
     /// where this thinks, and the test fails rather than clicking blind.
     func clickMenuRow(_ label: String, item: String) throws {
         let rows = try menuRows(item: item)

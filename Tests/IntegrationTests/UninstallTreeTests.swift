@@ -15,7 +15,13 @@ extension InstallTests {
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try "keep me\n".write(toFile: file, atomically: true, encoding: .utf8)
         }
-        let vars = ["PREFIX=\(home)/.local", "HOME=\(home)", "XDG_CONFIG_HOME="]
+        // A person's session has its runtime folder (logind makes /run/user/UID). Without one, GLib
+        // falls back to ~/.cache and makes it, empty, when a program asks for it: appstreamcli, which
+        // install runs, does so through GVfs's GIO module where GVfs is installed (GNOME brings it).
+        // The folder is apart from `tmp`, all of whose folders must keep something.
+        let runtime = try InstallTempDir()
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
+        let vars = ["PREFIX=\(home)/.local", "HOME=\(home)", "XDG_CONFIG_HOME=", "XDG_RUNTIME_DIR=\(runtime.path)"]
         try make(["install"] + vars)
         #expect(FileManager.default.fileExists(atPath: home + "/.config/autostart/icared-autostart.desktop"))
         try make(["uninstall"] + vars)

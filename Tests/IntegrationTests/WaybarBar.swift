@@ -26,6 +26,8 @@ final class WaybarBar: @unchecked Sendable {
         env = service.environment.merging(["WAYLAND_DISPLAY": sway.socket,
                                            "XDG_RUNTIME_DIR": dir.appendingPathComponent("run").path]) { $1 }
         do {
+            // waybar draws the menu with DejaVu alone (`FixedFonts`), whose rows `rowCentre` measured.
+            let fonts = try FixedFonts.environment(in: dir.appendingPathComponent("fonts"))
             try FileManager.default.createDirectory(at: dir.appendingPathComponent("run"), withIntermediateDirectories: true)
             let config = dir.appendingPathComponent("config").path
             try #"{"layer": "top", "position": "top", "height": 30, "modules-right": ["tray"], "tray": {"icon-size": 24}}"#
@@ -34,7 +36,7 @@ final class WaybarBar: @unchecked Sendable {
             try "window#waybar { background: #000000; }\n".write(toFile: style, atomically: true, encoding: .utf8)
             // Its log to a file (through sh's exec: waybar itself is the child killed at `stop`).
             waybar = try Subprocess.start(["/bin/sh", "-c", #"exec waybar -c "$0" -s "$1" 2>"$2""#, config, style, logFile],
-                                          environment: env)
+                                          environment: env.merging(fonts) { $1 })
         } catch { pointer.stop(); service.stop(); sway.stop(); installed.remove(); throw error }
     }
 
@@ -98,8 +100,8 @@ final class WaybarBar: @unchecked Sendable {
     }
 
     /// The centre of the row labelled `label` in a GTK menu whose white is
-    /// `menu`: Adwaita in Debian 12 on sway, measured on this test's screenshot
-    /// (`docs/status-item-waybar-menu.png`), has 4 px of padding at the top and
+    /// `menu`: Adwaita in Debian 12 on sway, in DejaVu Sans (`init`), measured on
+    /// this test's screenshot (`docs/status-item-waybar-menu.png`), has 4 px of padding at the top and
     /// bottom, 26 px per item (25 under X11, `RealServerRig.clickMenuRow`) and
     /// 1 px per separator; a menu of another height fails the test rather than
     /// clicking blind.

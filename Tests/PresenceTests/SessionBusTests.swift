@@ -5,6 +5,33 @@ import TestSupport
 
 /// Screensavers (python3-dbusmock) and GNOME's idle monitor (a Swift fake) on a private session bus.
 @Suite struct SessionBusTests {
+    /// What the idle tests start from: the fake Mutter on the rig's session bus and the monitor
+    /// started with a 30 s threshold; `stop()` ends both, Mutter first.
+    struct MutterDesk {
+        let rig: Rig, mutter: MutterRig
+
+        init(systemBus: Bool = false) throws {
+            rig = try Rig(systemBus: systemBus)
+            do { mutter = try MutterRig(bus: rig.session) } catch { rig.stop(); throw error }
+            rig.start(threshold: 30)
+        }
+
+        func stop() {
+            mutter.stop()
+            rig.stop()
+        }
+    }
+
+    /// GNOME's screensaver, dbusmock's `gnome_screensaver` template.
+    private func gnomeScreenSaver(on bus: PrivateBus) throws -> DBusMock {
+        try DBusMock(bus: bus, name: "org.gnome.ScreenSaver", arguments: ["--template", "gnome_screensaver"])
+    }
+
+    /// GNOME's screensaver turned on or off (`SetActive`), as its lock screen does.
+    private func setActive(_ gnome: DBusMock, _ active: Bool) throws {
+        try gnome.call("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "SetActive", ["b", active ? "true" : "false"])
+    }
+
     /// `org.freedesktop.ScreenSaver` as KDE serves it at `/ScreenSaver`: dbusmock
     /// has no template for it, so a small template file gives it its methods
     /// before the name appears.
@@ -17,13 +44,13 @@ import TestSupport
     @Test func activeChangedFromBothScreensaversLocks() throws {
         let rig = try Rig(systemBus: false)
         defer { rig.stop() }
-        let gnome = try DBusMock(bus: rig.session, name: "org.gnome.ScreenSaver", arguments: ["--template", "gnome_screensaver"])
+        let gnome = try gnomeScreenSaver(on: rig.session)
         rig.start()
         #expect(rig.waitFound("org.gnome.ScreenSaver"), "\(rig.found)")
 
-        try gnome.call("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "SetActive", ["b", "true"])
+        try setActive(gnome, true)
         #expect(rig.expectEvents(endingWith: ["locked true"]), "\(rig.events.value)")
-        try gnome.call("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "SetActive", ["b", "false"])
+        try setActive(gnome, false)
         #expect(rig.expectEvents(endingWith: ["locked true", "locked false"]), "\(rig.events.value)")
 
         // The freedesktop one appears later, already active: read with GetActive (on /ScreenSaver, the second path).
@@ -31,11 +58,11 @@ import TestSupport
         #expect(rig.waitFound("org.freedesktop.ScreenSaver"), "\(rig.found)")
         #expect(rig.expectEvents(endingWith: ["locked false", "locked true"]), "\(rig.events.value)")
         // Both active, one ends: still locked; both end: unlocked.
-        try gnome.call("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "SetActive", ["b", "true"])
+        try setActive(gnome, true)
         try kde.call("/ScreenSaver", "org.freedesktop.ScreenSaver", "SetActive", ["b", "false"])
         Thread.sleep(forTimeInterval: 0.2)
         #expect(rig.events.value == ["locked true", "locked false", "locked true"])
-        try gnome.call("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "SetActive", ["b", "false"])
+        try setActive(gnome, false)
         #expect(rig.expectEvents(endingWith: ["locked true", "locked false"]), "\(rig.events.value)")
         try kde.call("/ScreenSaver", "org.freedesktop.ScreenSaver", "SetActive", ["b", "true"])
         #expect(rig.expectEvents(endingWith: ["locked false", "locked true"]), "\(rig.events.value)")
@@ -45,11 +72,9 @@ import TestSupport
     }
 
     @Test func idleWatchFiresThenUserActiveWatchReportsTheReturn() throws {
-        let rig = try Rig(systemBus: false)
-        defer { rig.stop() }
-        let mutter = try MutterRig(bus: rig.session)
-        defer { mutter.stop() }
-        rig.start(threshold: 30)
+        let desk = try MutterDesk()
+        defer { desk.stop() }
+        let (rig, mutter) = (desk.rig, desk.mutter)
         #expect(waitUntil { mutter.calls == ["AddIdleWatch 30000"] }, "\(mutter.calls)")
         #expect(rig.found.contains("org.gnome.Mutter.IdleMonitor"))
 
@@ -70,11 +95,9 @@ import TestSupport
     }
 
     @Test func aNewThresholdReplacesTheIdleWatch() throws {
-        let rig = try Rig(systemBus: false)
-        defer { rig.stop() }
-        let mutter = try MutterRig(bus: rig.session)
-        defer { mutter.stop() }
-        rig.start(threshold: 30)
+        let desk = try MutterDesk()
+        defer { desk.stop() }
+        let (rig, mutter) = (desk.rig, desk.mutter)
         #expect(waitUntil { mutter.calls == ["AddIdleWatch 30000"] }, "\(mutter.calls)")
         rig.onMonitor { $0.setIdleThreshold(seconds: 60) }
         #expect(waitUntil { mutter.calls == ["AddIdleWatch 30000", "RemoveWatch 1", "AddIdleWatch 60000"] }, "\(mutter.calls)")
@@ -88,11 +111,9 @@ import TestSupport
     }
 
     @Test func watchesAreAddedAgainWhenMutterComesBack() throws {
-        let rig = try Rig(systemBus: false)
-        defer { rig.stop() }
-        let mutter = try MutterRig(bus: rig.session)
-        defer { mutter.stop() }
-        rig.start(threshold: 30)
+        let desk = try MutterDesk()
+        defer { desk.stop() }
+        let (rig, mutter) = (desk.rig, desk.mutter)
         #expect(waitUntil { mutter.calls == ["AddIdleWatch 30000"] }, "\(mutter.calls)")
         mutter.with { $0.pretendIdle(seconds: 31) }
         #expect(rig.expectEvents(endingWith: ["idle true"]), "\(rig.events.value)")
@@ -108,11 +129,9 @@ import TestSupport
     }
 
     @Test func anIdleInhibitorHoldsPresenceOnlyUpToTheLimit() throws {
-        let rig = try Rig(systemBus: false)
-        defer { rig.stop() }
-        let mutter = try MutterRig(bus: rig.session)
-        defer { mutter.stop() }
-        rig.start(threshold: 30)
+        let desk = try MutterDesk()
+        defer { desk.stop() }
+        let (rig, mutter) = (desk.rig, desk.mutter)
         #expect(waitUntil { mutter.calls == ["AddIdleWatch 30000"] }, "\(mutter.calls)")
 
         // A video holds an idle inhibitor: Mutter's idle watch stays silent.
@@ -147,9 +166,9 @@ import TestSupport
         rig.onMonitor { $0.checkAwayDespiteInhibitor() }
 
         // What appears later still works, and appearing/vanishing logs nothing new as missing.
-        let gnome = try DBusMock(bus: rig.session, name: "org.gnome.ScreenSaver", arguments: ["--template", "gnome_screensaver"])
+        let gnome = try gnomeScreenSaver(on: rig.session)
         #expect(rig.waitFound("org.gnome.ScreenSaver"))
-        try gnome.call("/org/gnome/ScreenSaver", "org.gnome.ScreenSaver", "SetActive", ["b", "true"])
+        try setActive(gnome, true)
         #expect(rig.expectEvents(endingWith: ["locked true"]), "\(rig.events.value)")
         gnome.kill()
         #expect(rig.expectEvents(endingWith: ["locked true", "locked false"]), "\(rig.events.value)")
@@ -158,11 +177,9 @@ import TestSupport
     }
 
     @Test func aSystemBusWithoutLogindLeavesTheSessionSourcesWorking() throws {
-        let rig = try Rig(systemBus: true)
-        defer { rig.stop() }
-        let mutter = try MutterRig(bus: rig.session)
-        defer { mutter.stop() }
-        rig.start(threshold: 30)
+        let desk = try MutterDesk(systemBus: true)
+        defer { desk.stop() }
+        let (rig, mutter) = (desk.rig, desk.mutter)
         #expect(rig.waitLogged("logind (org.freedesktop.login1) is not on the system bus"), "\(rig.logged)")
         #expect(waitUntil { mutter.calls == ["AddIdleWatch 30000"] })
         mutter.with { $0.pretendIdle(seconds: 31) }

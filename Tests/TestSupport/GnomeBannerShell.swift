@@ -13,24 +13,15 @@ public final class GnomeBannerShell: @unchecked Sendable {
 
     /// `extensions`: more to enable beside the tests' Eval (e.g. iCare's own, installed by the package).
     public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], extensions: [String] = []) throws {
-        root = try DesktopRoot(release)
-        do {
-            session = try DesktopRootSession.gnome(root, variables: variables)
-            try session.installEvalExtension()
-            try session.prepareGnomeShell(extensions: [DesktopRootSession.evalExtension] + extensions)
-            try startShell()
-        } catch {
-            root.stop()
-            throw error
-        }
+        session = try DesktopRootSession.startGnomeShell(release, variables: variables, eval: true, extensions: extensions,
+                                                         accessibility: true)
+        root = session.root
+        do { try waitForShell() } catch { root.stop(); throw error }
     }
 
     public var shellLog: String { session.log("gnome-shell.log") }
 
-    private func startShell() throws {
-        try session.startAccessibilityBus()
-        try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
-                          log: "gnome-shell.log")
+    private func waitForShell() throws {
         session.set("WAYLAND_DISPLAY", "wayland-0")
         guard try session.waitForName("org.freedesktop.Notifications", timeout: 60) else {
             throw HarnessError("nothing took org.freedesktop.Notifications in the \(root.release) root:\n\(shellLog)")

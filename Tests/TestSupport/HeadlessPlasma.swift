@@ -37,6 +37,8 @@ public final class HeadlessPlasma: @unchecked Sendable {
     public private(set) var waylandSocket = ""
     public let width = 1280, height = 800
     private let dataDirectories: [String]
+    /// The session's own fontconfig: DejaVu alone (`FixedFonts`).
+    private let fonts: [String: String]
     private var groups: [Process] = []
     private var shell: Process?
     private var accessibility: Process?
@@ -71,7 +73,11 @@ public final class HeadlessPlasma: @unchecked Sendable {
         } else {
             waylandSocket = directory.appendingPathComponent("runtime/wayland-icare").path
         }
+        // Plasma sizes its panel from the font's height (the default layout's `gridUnit * 2.5`): with the
+        // Noto fonts a machine with GNOME or Plasma has, the panel is taller than the 44 px the tests read.
+        fonts = try FixedFonts.environment(in: directory.appendingPathComponent("fonts"))
         let busEnvironment = Self.home(directory, dataDirectories).merging(Self.desktopVariables(session, display)) { $1 }
+            .merging(fonts) { $1 }
         do {
             bus = try PrivateBus(serviceDirectory: services.path, environment: busEnvironment)
         } catch {
@@ -114,7 +120,8 @@ public final class HeadlessPlasma: @unchecked Sendable {
 
     /// The session's environment, for its programs and for clients (busctl, python3's AT-SPI, xdotool).
     public var environment: [String: String] {
-        Self.home(directory, dataDirectories).merging(Self.desktopVariables(session, display)) { $1 }.merging(bus.environment) { $1 }
+        Self.home(directory, dataDirectories).merging(Self.desktopVariables(session, display)) { $1 }.merging(fonts) { $1 }
+            .merging(bus.environment) { $1 }
     }
 
     // MARK: starting

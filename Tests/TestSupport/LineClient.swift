@@ -1,9 +1,11 @@
 import Foundation
 
 /// A small python3 helper that stays running and takes one command a line on
-/// stdin, answering `ready` once it is set up and `ok` after each command has
-/// been handled (the pointers and the GNOME hand: their devices and sessions
-/// live as long as the helper's connection).
+/// stdin, answering `ready` once it is set up and then one line for each
+/// command once it has been handled: `ok` (`send`), or what the helper says
+/// (`ask`: the Shell's hand answers `ok VALUE` or `error JSON`). The pointers
+/// and the GNOME hands use it: their devices and sessions live as long as the
+/// helper's connection.
 final class LineClient: @unchecked Sendable {
     private let process: Process
     private let input = Pipe(), output = Pipe(), errors = Pipe()
@@ -33,9 +35,19 @@ final class LineClient: @unchecked Sendable {
 
     /// Sends one command and waits for its `ok`.
     func send(_ command: String) throws {
+        try write(command)
+        try expect("ok")
+    }
+
+    /// Sends one command and returns the line that answers it, nil when none came in time.
+    func ask(_ command: String) throws -> String? {
+        try write(command)
+        return Subprocess.firstLine(of: output, timeout: timeout)
+    }
+
+    private func write(_ command: String) throws {
         guard process.isRunning else { throw HarnessError("\(name) is gone: \(stderrText())") }
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
-        try expect("ok")
     }
 
     private func expect(_ answer: String) throws {

@@ -12,35 +12,17 @@ import Foundation
 /// so the client owns it on the private bus. One command a line; each answer
 /// (`ok VALUE` or `error JSON`) comes after a round trip to the Shell.
 final class ShellExtensionHand: @unchecked Sendable {
-    private let process: Process
-    private let input = Pipe(), output = Pipe(), errors = Pipe()
-    private let file: URL
+    private let client: LineClient
     private let lock = NSLock()
 
     init(environment: [String: String]) throws {
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("icare-shell-hand-\(UUID().uuidString).py")
-        try Self.script.write(to: file, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [file.path]
-        p.environment = environment
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = errors
-        try Subprocess.launch(p)
-        process = p
-        guard Subprocess.firstLine(of: output, timeout: 20) == "ready" else {
-            Subprocess.kill9(p)
-            throw HarnessError("the Shell's remote-desktop client did not start: \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-        }
+        client = try LineClient(script: Self.script, name: "the Shell's remote-desktop client", environment: environment, timeout: 30)
     }
 
     /// Sends `command ARGUMENT` and returns what follows `ok `.
     func ask(_ command: String, _ argument: String) throws -> String {
         try lock.withLock {
-            guard process.isRunning else { throw HarnessError("the Shell's client is gone") }
-            input.fileHandleForWriting.write(Data((command + " " + argument + "\n").utf8))
-            guard let line = Subprocess.firstLine(of: output, timeout: 30) else {
+            guard let line = try client.ask(command + " " + argument) else {
                 throw HarnessError("no answer to \(command) from the Shell's client")
             }
             if line.hasPrefix("ok ") { return String(line.dropFirst(3)) }
@@ -69,12 +51,7 @@ final class ShellExtensionHand: @unchecked Sendable {
         try? FileManager.default.copyItem(atPath: from, toPath: to)
     }
 
-    func stop() {
-        Subprocess.kill9(process)
-        try? FileManager.default.removeItem(at: file)
-    }
-
-    deinit { stop() }
+    func stop() { client.stop() }
 
     static let script = #"""
 import sys, json

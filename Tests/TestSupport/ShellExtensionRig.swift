@@ -14,7 +14,7 @@ import Foundation
 /// activatable on 50 (it is the prefs service there).
 public final class ShellExtensionRig: @unchecked Sendable {
     public static let uuid = "ring@icare.org", appIndicator = "ubuntu-appindicators@ubuntu.com"
-    public static let width = 1280, height = 800
+    public static let width = DesktopRootSession.gnomeShellWidth, height = DesktopRootSession.gnomeShellHeight
     public let root: DesktopRoot
     public let session: DesktopRootSession
     public var release: DesktopRoot.Release { root.release }
@@ -22,26 +22,18 @@ public final class ShellExtensionRig: @unchecked Sendable {
     private var shots = 0
 
     public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
-        root = try DesktopRoot(release)
-        do {
-            session = try DesktopRootSession.gnome(root, activatable: ["org.gnome.Shell.Extensions"], variables: variables)
-            // GNOME 48: Eval only in unsafe mode, and no option for it (50 has --unsafe-mode).
-            if release == .trixie { try session.installEvalExtension() }
-            try session.prepareGnomeShell(extensions: (release == .trixie ? [DesktopRootSession.evalExtension] : []) + [Self.uuid],
-                                          accessibility: false)
-            _ = try root.folder("shots")
-            try startShell()
-        } catch {
-            root.stop()
-            throw error
-        }
+        // GNOME 48: Eval only in unsafe mode, and no option for it (50 has --unsafe-mode).
+        session = try DesktopRootSession.startGnomeShell(release, activatable: ["org.gnome.Shell.Extensions"], variables: variables,
+                                                         eval: release == .trixie, extensions: [Self.uuid], accessibility: false,
+                                                         arguments: release == .forky ? ["--unsafe-mode"] : [])
+        root = session.root
+        do { try waitForShell() } catch { root.stop(); throw error }
     }
 
     public var shellLog: String { session.log("gnome-shell.log") }
 
-    private func startShell() throws {
-        try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "\(Self.width)x\(Self.height)"]
-                          + (release == .forky ? ["--unsafe-mode"] : []), log: "gnome-shell.log")
+    private func waitForShell() throws {
+        _ = try root.folder("shots")
         guard try session.waitForName("org.gnome.Shell", timeout: 90) else {
             throw HarnessError("gnome-shell \(release.gnomeShell) did not take org.gnome.Shell:\n\(shellLog)")
         }
