@@ -2,7 +2,7 @@
 # The whole of CI as it runs: `bash .ci/run` with CI=true in a fresh clone of
 # HEAD, and each stage's wall time (scripts/test's "stage '…' took N s"
 # lines) in a table, with the total. CI has 90 minutes on a 2-core machine;
-# the target is under 75 from nothing. Not a test: figures are read, not
+# the target is under 60 from nothing. Not a test: figures are read, not
 # asserted. Needs root (the roots). Its log stays in the clone's folder.
 #
 #   bench/ci.sh                  the roots and the Flatpak runtime as the machine has them
