@@ -2,7 +2,8 @@ import Foundation
 
 /// A real GNOME Shell (48.7 in trixie, 50.5 in forky), headless, inside a
 /// `DesktopRoot`, as the root's ordinary user: `gnome-shell --headless
-/// --wayland --no-x11 --virtual-monitor 1280x800` on the session's private
+/// --wayland --no-x11 --virtual-monitor 1280x800` (started as every root
+/// suite's shell is, `DesktopRootSession.startGnomeShell`) on the session's private
 /// buses (it aborts without *a* system bus: the empty private one does), with
 /// dconf, the accessibility bus and the shell's notification proxy activatable,
 /// and iCare's own activation file from the installed package. Settings
@@ -18,11 +19,14 @@ public final class RootGnomeShell: @unchecked Sendable {
     /// Starts the root and the shell; `variables` go into the session (e.g. `ICARE_TIME_SCALE`, which an
     /// activated icared inherits from the bus).
     public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
-        root = try DesktopRoot(release)
+        session = try DesktopRootSession.startGnomeShell(release, variables: variables, eval: false,
+                                                         extensions: ["ubuntu-appindicators@ubuntu.com"], accessibility: true)
+        root = session.root
+        // The shell was started as startGnomeShell returned.
+        let started = Date()
+        session.set("WAYLAND_DISPLAY", "wayland-0")
         do {
-            session = try DesktopRootSession.gnome(root, variables: variables)
-            try session.prepareGnomeShell(extensions: ["ubuntu-appindicators@ubuntu.com"])
-            try startShell()
+            try waitForShell(started: started)
         } catch {
             root.stop()
             throw error
@@ -34,12 +38,7 @@ public final class RootGnomeShell: @unchecked Sendable {
     /// The shell's log so far.
     public var shellLog: String { session.log("gnome-shell.log") }
 
-    private func startShell() throws {
-        try session.startAccessibilityBus()
-        let started = Date()
-        try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
-                          log: "gnome-shell.log")
-        session.set("WAYLAND_DISPLAY", "wayland-0")
+    private func waitForShell(started: Date) throws {
         guard try session.waitForName("org.freedesktop.Notifications", timeout: 60) else {
             throw HarnessError("nothing took org.freedesktop.Notifications in the \(root.release) root:\n\(shellLog)")
         }
