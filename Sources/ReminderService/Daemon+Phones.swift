@@ -17,16 +17,7 @@ extension Daemon {
             self.statusItem?.phones = labels
             self.tellNotifierAboutPhones()
         }
-        let previous = changeHook
-        changeHook = { [unowned self] in
-            // Before the notifier: both act on the same reminder.
-            self.phoneRemote?.update(status: self.status, settings: self.engine.settings)
-            let seconds = self.engine.settings.breakDuration
-            self.phones?.update(status: self.status, settings: self.engine.settings) { phone in
-                Texts.phoneReminder(breakSeconds: seconds, fromPhone: self.phoneRemote?.offersCommands(to: phone) ?? false)
-            }
-            previous?()
-        }
+        // Both follow the status from Daemon+Followers, before the notifier.
         tellNotifierAboutPhones()
         phones.start()
         let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: dnd?.dconf,
