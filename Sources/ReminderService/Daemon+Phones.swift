@@ -9,7 +9,9 @@ import PhoneRemote
 /// target): iCare's commands in their Run command lists.
 extension Daemon {
     func startPhones(_ bus: Connection) {
-        let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf)
+        // Each program followed once, for the reminders and the remote alike.
+        let programs = PhonePrograms(connection: bus)
+        let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf, programs: programs)
         self.phones = phones
         phones.onChange = { [unowned self] in
             let labels = phones.phones.map(\.label)
@@ -21,7 +23,7 @@ extension Daemon {
         tellNotifierAboutPhones()
         phones.start()
         let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: dnd?.dconf,
-                                 icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames)
+                                 icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames, programs: programs)
         phoneRemote = remote
         remote.start()
         remote.update(status: status, settings: engine.settings)
