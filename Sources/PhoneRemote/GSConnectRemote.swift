@@ -15,7 +15,6 @@ import SystemdKit
 /// object manager, read again on its signals; the key is checked again each
 /// time dconf says it changed. See docs/phones.md.
 final class GSConnectRemote {
-    static let busName = GSConnectPhones.busName
     static let managerPath = GSConnectPhones.managerPath
     static let deviceInterface = GSConnectPhones.deviceInterface
     static let settingsPrefix = GSConnectPhones.settingsPrefix
@@ -25,11 +24,9 @@ final class GSConnectRemote {
     private let connection: Connection
     private let problems: ProblemLog
     private let dconf: DconfDatabase
-    private let server: BusNameFollower
-    private var subscriptions: [SignalSubscription] = []
-    private var gate = RefreshGate()
-    /// The paired phones' ids; nil while unknown (GSConnect not running, or not read yet).
-    private var paired: [String]?
+    /// GSConnect's paired phones (nil while it is not running or not read yet).
+    private let pairedPhones: PairedPhones
+    private var paired: [String]? { pairedPhones.ids }
     /// Every phone seen paired while iCare ran.
     private var known: Set<String> = []
     /// The dconf database as last read (nil: not yet, or none).
@@ -51,39 +48,35 @@ final class GSConnectRemote {
                     || wanted.map(\.command) != oldValue.map(\.command) { apply() } }
     }
 
-    init(connection: Connection, log: Log, problems: ProblemLog, dconf: DconfDatabase) {
+    init(connection: Connection, log: Log, problems: ProblemLog, dconf: DconfDatabase, program: PhoneProgram) {
         self.log = log
         self.connection = connection
         self.problems = problems
         self.dconf = dconf
-        server = BusNameFollower(connection: connection, name: Self.busName)
+        pairedPhones = PairedPhones(program: program)
     }
 
     func start() {
-        subscriptions = GSConnectPhones.followDevices(on: connection) { [unowned self] in self.refresh() }
         dconf.add(prefix: Self.settingsPrefix) { [unowned self] reading in
             if case .database(let file) = reading { self.settings = file } else { self.settings = nil }
             self.apply()
         }
-        server.start { [unowned self] owner in
-            self.gate.reset()
-            self.paired = nil
-            if owner == nil { self.offering = [] } else { self.refresh() }
+        pairedPhones.onRead = { [unowned self] in self.apply() }
+        pairedPhones.onGone = { [unowned self] in self.offering = [] }
+        pairedPhones.start(signals: { GSConnectPhones.followDevices(on: self.connection, $0) }) { [unowned self] done in
+            self.readPaired(done)
         }
     }
 
-    private func refresh() {
-        guard server.owner != nil else { return }
-        guard gate.begin() else { return }
-        server.call(Self.managerPath, InterfaceName("org.freedesktop.DBus.ObjectManager"), "GetManagedObjects") {
+    /// Reads the paired phones from GSConnect's object manager.
+    private func readPaired(_ done: @escaping ([String]?) -> Void) {
+        pairedPhones.server.call(Self.managerPath, InterfaceName("org.freedesktop.DBus.ObjectManager"), "GetManagedObjects") {
             [unowned self] result in
-            if case .success(let reply) = result, let objects = reply.single("a{oa{sa{sv}}}") {
-                self.paired = Self.pairedIds(in: objects)
-            } else {
+            guard case .success(let reply) = result, let objects = reply.single("a{oa{sa{sv}}}") else {
                 self.problems.report(Self.provider, .reply, "GetManagedObjects did not answer as expected", consequence: "no commands on its phones")
+                return done(nil)
             }
-            self.apply()
-            if self.gate.end() { self.refresh() }
+            done(Self.pairedIds(in: objects))
         }
     }
 

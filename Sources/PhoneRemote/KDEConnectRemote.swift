@@ -2,6 +2,7 @@ import Glibc
 import DBusKit
 import DesktopWatch
 import FileKit
+import Phones
 import SystemdKit
 
 /// iCare's commands in each paired phone's Run command list, through KDE
@@ -16,7 +17,6 @@ import SystemdKit
 /// paired lose iCare's entries. See docs/phones.md for every shape and where
 /// it was verified.
 final class KDEConnectRemote {
-    static let busName = BusName("org.kde.kdeconnect")
     static let daemonPath = ObjectPath("/modules/kdeconnect")
     static let daemonInterface = InterfaceName("org.kde.kdeconnect.daemon")
     static let deviceInterface = InterfaceName("org.kde.kdeconnect.device")
@@ -30,11 +30,11 @@ final class KDEConnectRemote {
     private let problems: ProblemLog
     /// `$XDG_CONFIG_HOME/kdeconnect`.
     private let folder: String
-    private let server: BusNameFollower
-    private var subscriptions: [SignalSubscription] = []
-    private var gate = RefreshGate()
-    /// The paired phones' ids; nil while unknown (kdeconnectd not running, or not read yet): then no list is touched.
-    private var paired: [String]?
+    /// kdeconnectd's paired phones (nil while it is not running or not read yet).
+    private let pairedPhones: PairedPhones
+    private var paired: [String]? { pairedPhones.ids }
+    private var server: BusNameFollower { pairedPhones.server }
+    private var configSubscription: SignalSubscription?
     /// Phones seen reachable without Run command, each logged once.
     private var toldOff: Set<String> = []
     /// Phones reachable now without Run command (their list waits): they cannot run iCare's commands.
@@ -51,48 +51,35 @@ final class KDEConnectRemote {
         didSet { if wanted != oldValue { apply() } }
     }
 
-    init(connection: Connection, loop: EventLoop, log: Log, problems: ProblemLog, configHome: String) {
+    init(connection: Connection, loop: EventLoop, log: Log, problems: ProblemLog, configHome: String, program: PhoneProgram) {
         self.connection = connection
         self.loop = loop
         self.log = log
         self.problems = problems
         folder = configHome + "/kdeconnect"
-        server = BusNameFollower(connection: connection, name: Self.busName)
+        pairedPhones = PairedPhones(program: program)
     }
 
     func start() {
-        for interface in [Self.daemonInterface, Self.deviceInterface] {
-            subscriptions.append(connection.subscribe(MatchRule(sender: Self.busName.rawValue, interface: interface.rawValue)) {
-                [unowned self] _ in self.refresh()
-            })
-        }
-        subscriptions.append(connection.subscribe(MatchRule(interface: Self.configInterface, member: "configChanged")) {
+        configSubscription = connection.subscribe(MatchRule(interface: Self.configInterface, member: "configChanged")) {
             [unowned self] message in
             if message.path?.hasSuffix("/" + Self.plugin) == true { self.apply() }
-        })
-        server.start { [unowned self] owner in
-            self.gate.reset()
-            self.paired = nil
-            if owner == nil { self.offering = [] } else { self.refresh() }
+        }
+        pairedPhones.onRead = { [unowned self] in self.apply() }
+        pairedPhones.onGone = { [unowned self] in self.offering = [] }
+        pairedPhones.start(signals: { KDEConnectPhones.followDevices(on: self.connection, $0) }) { [unowned self] done in
+            self.readPaired(done)
         }
     }
 
-    /// Reads the paired phones, then the reachable ones' plugins (one read at a time).
-    private func refresh() {
-        guard server.owner != nil else { return }
-        guard gate.begin() else { return }
+    /// Reads the paired phones, then the reachable ones' plugins.
+    private func readPaired(_ done: @escaping ([String]?) -> Void) {
         readDevices(reachableOnly: false) { [unowned self] paired in
-            guard let paired else { return self.finish(nil) }
+            guard let paired else { return done(nil) }
             self.readDevices(reachableOnly: true) { [unowned self] reachable in
-                self.checkPlugins(Array((reachable ?? []).filter(paired.contains))) { self.finish(paired) }
+                self.checkPlugins(Array((reachable ?? []).filter(paired.contains))) { done(paired) }
             }
         }
-    }
-
-    private func finish(_ found: [String]?) {
-        if let found { paired = found }
-        apply()
-        if gate.end() { refresh() }
     }
 
     private func readDevices(reachableOnly: Bool, _ done: @escaping ([String]?) -> Void) {

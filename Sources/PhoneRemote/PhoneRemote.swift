@@ -24,9 +24,10 @@ public final class PhoneRemote {
 
     /// `configHome`: `$XDG_CONFIG_HOME` (KDE Connect's settings are under it); `dconf`: the shared dconf
     /// database (GSConnect's settings are in it; nil: no GSConnect commands); `icarectl`: the program the
-    /// commands run (nil: none found, so no commands); `names`: the entries' names in the person's language.
+    /// commands run (nil: none found, so no commands); `names`: the entries' names in the person's language;
+    /// `programs`: KDE Connect and GSConnect as followed on the bus, shared with the phone reminders.
     public init(connection: Connection, loop: EventLoop, log: Log, configHome: String, dconf: DconfDatabase?,
-                icarectl: String?, names: PhoneCommandNames) {
+                icarectl: String?, names: PhoneCommandNames, programs: PhonePrograms) {
         self.log = log
         self.icarectl = icarectl
         self.names = names
@@ -37,8 +38,10 @@ public final class PhoneRemote {
             kdeConnect = nil
             gsConnect = nil
         } else {
-            kdeConnect = KDEConnectRemote(connection: connection, loop: loop, log: log, problems: problems, configHome: configHome)
-            gsConnect = dconf.map { GSConnectRemote(connection: connection, log: log, problems: problems, dconf: $0) }
+            kdeConnect = KDEConnectRemote(connection: connection, loop: loop, log: log, problems: problems, configHome: configHome,
+                                          program: programs.kdeConnect)
+            gsConnect = dconf.map { GSConnectRemote(connection: connection, log: log, problems: problems, dconf: $0,
+                                                    program: programs.gsConnect) }
         }
         if icarectl == nil {
             log.info("Phones: icarectl is not beside icared, so the phones get no commands from iCare.")

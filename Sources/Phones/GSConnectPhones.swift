@@ -29,7 +29,8 @@ public final class GSConnectPhones: PhoneSource {
         let path: ObjectPath
     }
 
-    private let server: BusNameFollower
+    private let program: PhoneProgram
+    private var server: BusNameFollower { program.server }
     private let connection: Connection
     private let problems: ProblemLog
     private let dconf: DconfDatabase?
@@ -41,11 +42,11 @@ public final class GSConnectPhones: PhoneSource {
     /// The last read of the dconf database (nil: none yet, every key at its default).
     private var settings: GVDBFile?
 
-    init(connection: Connection, problems: ProblemLog, dconf: DconfDatabase?) {
+    init(connection: Connection, problems: ProblemLog, dconf: DconfDatabase?, program: PhoneProgram) {
         self.connection = connection
         self.problems = problems
         self.dconf = dconf
-        server = BusNameFollower(connection: connection, name: Self.busName)
+        self.program = program
     }
 
     func start() {
@@ -54,7 +55,7 @@ public final class GSConnectPhones: PhoneSource {
             if case .database(let file) = reading { self.settings = file } else { self.settings = nil }
             self.publish()
         }
-        server.start { [unowned self] owner in
+        program.follow { [unowned self] owner in
             self.gate.reset()
             self.devices = []
             if owner == nil { self.publish() } else { self.refresh() }

@@ -11,7 +11,7 @@ import DesktopWatch
 /// `kdeconnect_ping` and `kdeconnect_sendnotifications` are loaded only when
 /// enabled on the desktop and accepted by the phone; `sendPing(s)` on
 /// `…/ID/ping`; the version as Qt's `applicationVersion` on `/MainApplication`.
-final class KDEConnectPhones: PhoneSource {
+public final class KDEConnectPhones: PhoneSource {
     static let busName = BusName("org.kde.kdeconnect")
     static let daemonPath = ObjectPath("/modules/kdeconnect")
     static let daemonInterface = InterfaceName("org.kde.kdeconnect.daemon")
@@ -21,7 +21,8 @@ final class KDEConnectPhones: PhoneSource {
     static let forwardingPlugin = "kdeconnect_sendnotifications"
     static let provider = "KDE Connect"
 
-    private let server: BusNameFollower
+    private let program: PhoneProgram
+    private var server: BusNameFollower { program.server }
     private let connection: Connection
     private let problems: ProblemLog
     private(set) var phones: [Phone] = []
@@ -32,23 +33,26 @@ final class KDEConnectPhones: PhoneSource {
     /// (26.08 and later); nil until its version is read.
     private var dropsHinted: Bool?
 
-    init(connection: Connection, problems: ProblemLog) {
+    init(connection: Connection, problems: ProblemLog, program: PhoneProgram) {
         self.connection = connection
         self.problems = problems
-        server = BusNameFollower(connection: connection, name: Self.busName)
+        self.program = program
     }
 
     func start() {
-        // Any signal of the daemon or of a device (added, removed, seen, paired, unpaired, renamed, plugins) is a reason to read again.
-        for interface in [Self.daemonInterface, Self.deviceInterface] {
-            subscriptions.append(connection.subscribe(MatchRule(sender: Self.busName.rawValue, interface: interface.rawValue)) {
-                [unowned self] _ in self.refresh()
-            })
-        }
-        server.start { [unowned self] owner in
+        subscriptions = Self.followDevices(on: connection) { [unowned self] in self.refresh() }
+        program.follow { [unowned self] owner in
             self.gate.reset()
             self.dropsHinted = nil
             if owner == nil { self.publish([]) } else { self.refresh() }
+        }
+    }
+
+    /// Runs `changed` on any signal of the daemon or of a device (added, removed, seen, paired, unpaired,
+    /// renamed, plugins): each is a reason to read again (the phone remote follows them too).
+    public static func followDevices(on connection: Connection, _ changed: @escaping () -> Void) -> [SignalSubscription] {
+        [daemonInterface, deviceInterface].map { interface in
+            connection.subscribe(MatchRule(sender: busName.rawValue, interface: interface.rawValue)) { _ in changed() }
         }
     }
 

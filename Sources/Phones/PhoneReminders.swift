@@ -25,12 +25,13 @@ public final class PhoneReminders {
     /// The reminder last tapped for (its `NextBreak`), so a reminder taps once however often the state is fed.
     private var tapped: Timestamp = 0
 
-    /// `dconf`: the shared dconf database, where GSConnect keeps its devices' settings (nil: its defaults).
-    public init(connection: Connection, log: Log, dconf: DconfDatabase?) {
+    /// `dconf`: the shared dconf database, where GSConnect keeps its devices' settings (nil: its defaults);
+    /// `programs`: KDE Connect and GSConnect as followed on the bus, shared with the phone remote.
+    public init(connection: Connection, log: Log, dconf: DconfDatabase?, programs: PhonePrograms) {
         self.log = log
         let problems = ProblemLog(log: log, feature: "Phones", usualConsequence: "no phones from it")
-        sources = [KDEConnectPhones(connection: connection, problems: problems),
-                   GSConnectPhones(connection: connection, problems: problems, dconf: dconf)]
+        sources = [KDEConnectPhones(connection: connection, problems: problems, program: programs.kdeConnect),
+                   GSConnectPhones(connection: connection, problems: problems, dconf: dconf, program: programs.gsConnect)]
     }
 
     /// The paired, reachable phones iCare can remind, KDE Connect's first.

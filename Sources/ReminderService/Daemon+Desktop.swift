@@ -20,17 +20,7 @@ extension Daemon {
             case .skip, .endBreak: self.deliver(.skip)
             }
         }
-        effectHook = { [unowned self] effect in
-            if case .breakDue = effect { self.presence?.checkAwayDespiteInhibitor() }
-            if case .breakCompleted = effect {
-                let next = self.status.nextBreak
-                self.notifier?.breakCompleted(nextBreak: next, clock: next > 0 ? self.clockTime(next) : nil)
-            }
-        }
-        changeHook = { [unowned self] in
-            self.notifier?.update(status: self.status, settings: self.engine.settings)
-            self.presence?.setIdleThreshold(seconds: self.engine.settings.breakDuration)
-        }
+        // It follows the status and the effects from Daemon+Followers.
         notifier.start()
     }
 

@@ -9,7 +9,9 @@ import PhoneRemote
 /// target): iCare's commands in their Run command lists.
 extension Daemon {
     func startPhones(_ bus: Connection) {
-        let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf)
+        // Each program followed once, for the reminders and the remote alike.
+        let programs = PhonePrograms(connection: bus)
+        let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf, programs: programs)
         self.phones = phones
         phones.onChange = { [unowned self] in
             let labels = phones.phones.map(\.label)
@@ -17,20 +19,11 @@ extension Daemon {
             self.statusItem?.phones = labels
             self.tellNotifierAboutPhones()
         }
-        let previous = changeHook
-        changeHook = { [unowned self] in
-            // Before the notifier: both act on the same reminder.
-            self.phoneRemote?.update(status: self.status, settings: self.engine.settings)
-            let seconds = self.engine.settings.breakDuration
-            self.phones?.update(status: self.status, settings: self.engine.settings) { phone in
-                Texts.phoneReminder(breakSeconds: seconds, fromPhone: self.phoneRemote?.offersCommands(to: phone) ?? false)
-            }
-            previous?()
-        }
+        // Both follow the status from Daemon+Followers, before the notifier.
         tellNotifierAboutPhones()
         phones.start()
         let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: dnd?.dconf,
-                                 icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames)
+                                 icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames, programs: programs)
         phoneRemote = remote
         remote.start()
         remote.update(status: status, settings: engine.settings)

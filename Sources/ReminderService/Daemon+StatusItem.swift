@@ -2,7 +2,7 @@ import DBusKit
 import StatusItem
 
 extension Daemon {
-    /// The ring in the panel: fed after every change like the notifier;
+    /// The ring in the panel: fed after every change like the notifier (Daemon+Followers);
     /// its clicks take the same paths as a client's calls and `Properties.Set`.
     func startStatusItem(_ bus: Connection) {
         let item = StatusItem(bus: bus, loop: loop, log: log) { [unowned self] t in self.clockTime(t) }
@@ -20,11 +20,7 @@ extension Daemon {
             }
         }
         item.onShowStatus = { [unowned self] summary, body in self.notifier?.showStatus(summary: summary, body: body) }
-        let previous = changeHook
-        changeHook = { [unowned self] in
-            previous?()
-            self.statusItem?.update(status: self.status, settings: self.engine.settings, timeScale: self.engine.timeScale)
-        }
+        // After this first update, it follows the status from Daemon+Followers.
         item.update(status: status, settings: engine.settings, timeScale: engine.timeScale)
         item.start()
     }

@@ -228,21 +228,22 @@ public final class Daemon {
     // MARK: events
 
     /// Feeds an event from a watcher or timer; an engine refusal is logged.
-    func deliver(_ event: ReminderEvent, at moment: Timestamp? = nil) {
+    func deliver(_ event: ReminderEvent, at moment: Timestamp? = nil, thenFollow: Bool = true) {
         do {
-            try apply(event, at: moment)
+            try apply(event, at: moment, thenFollow: thenFollow)
         } catch {
             log.debug("Ignored \(event): \(error)")
         }
     }
 
     /// Runs one event through the engine, carries out its effects in order,
-    /// announces every property that changed, and re-arms the one timer.
+    /// announces every property that changed, and then (`thenFollow`) runs
+    /// `afterChange`: the one timer and the followers (Daemon+Followers).
     /// `moment` is when the event happened, when it is not now (idle began earlier).
-    func apply(_ event: ReminderEvent, at moment: Timestamp? = nil) throws(ReminderError) {
+    func apply(_ event: ReminderEvent, at moment: Timestamp? = nil, thenFollow: Bool = true) throws(ReminderError) {
         let now = moment ?? Daemon.wallNow()
         try announcingChanges { () throws(ReminderError) in perform(try engine.handle(event, at: now)) }
-        afterChange()
+        if thenFollow { afterChange() }
     }
 
     /// Runs `body` and then sends one `PropertiesChanged` for every property
@@ -269,37 +270,12 @@ public final class Daemon {
             case .breakSkipped(let at): emit("BreakSkipped", .uint64(UInt64(max(0, at))))
             case .breakSnoozed(let until): emit("BreakSnoozed", .uint64(UInt64(max(0, until))))
             }
-            effectHook?(effect)
+            followEffect(effect)
         }
     }
-
-    /// Called for each effect after it is carried out (notifications hook in here).
-    var effectHook: ((ReminderEffect) -> Void)?
-    /// Called after every change of state (notifications hook in here).
-    var changeHook: (() -> Void)?
 
     private func emit(_ signal: String, _ arg: DBusValue) {
         object?.emit(ReminderInterface.name, signal, [arg])
-    }
-
-    func afterChange() {
-        armDeadline()
-        saveSnapshot()
-        SystemdNotify.status(statusLine())
-        changeHook?()
-    }
-
-    private func armDeadline() {
-        guard let deadline else { return }
-        guard let next = engine.nextDeadline else {
-            deadline.setEnabled(.off)
-            return
-        }
-        let now = Daemon.wallNow()
-        // Never in the past: a deadline missed (the machine slept) fires at once.
-        let at = UInt64(max(next, now))
-        deadline.setTime(at)
-        deadline.setEnabled(.oneshot)
     }
 
     /// One human line for `systemctl status` and the log.

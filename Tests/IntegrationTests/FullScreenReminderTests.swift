@@ -60,6 +60,27 @@ import LoopSupport
         #expect(try s.number("SkippedToday") == 0)
     }
 
+    /// Turned on while a full screen holds a due reminder back: icared's busy re-check runs first after the
+    /// setting's change (docs/architecture.md, "After a change"), so Busy is false by the time the Set is
+    /// answered, and the held reminder goes out once, urgent.
+    @Test func turnedOnDuringAFullScreenTheHeldReminderGoesOutAtOnceAndOnce() throws {
+        let (s, fake, desktop, _) = try Self.service(config: "")
+        defer { desktop.stop(); NotificationTests.stop(s, fake) }
+        #expect(try waitUntil { try s.string("BusySource") == "full-screen" }, "log:\n\(s.log)")
+        #expect(try waitUntil(timeout: 10) { try s.string("State") == "due" }, "log:\n\(s.log)")
+        try NotificationTests.settle(s, fake)
+        let reminders = { fake.notifies.filter { $0.isICare && $0.actions.contains("start") } }
+        #expect(reminders().isEmpty, "held back by the full screen:\n\(fake.dump)")
+
+        #expect(try Self.setFullScreenReminders(s, true).status == 0)
+        #expect(try s.property("Busy") == "b false", "heard in the same change as the setting")
+        #expect(try s.string("BusySource") == "")
+        let reminder = try NotificationTests.first(fake) { $0.isICare && $0.actions.contains("start") }
+        #expect(reminder.hint("urgency") == .byte(2), "\(reminder.hints)")
+        try NotificationTests.settle(s, fake)
+        #expect(reminders().count == 1, "\(fake.dump)")
+    }
+
     /// Off (the default) but BusyPolicy = ignore: the reminder is not held, so it must be seen.
     @Test func aReminderNotHeldOverAFullScreenIsUrgentAndAfterItLeavesItIsNot() throws {
         let (s, fake, desktop, shell) = try Self.service(config: "BusyPolicy = ignore\n")
