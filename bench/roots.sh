@@ -41,7 +41,7 @@ for release in ${RELEASES-trixie forky}; do
   row "$release: the same package again (a no-op)" "$(seconds "$t0")"
   row "$release: root size ($(du -sh "$root" | cut -f1))" "-"
 done
-# Every suite of RootDesktopTests, one at a time (as scripts/test runs them), each for both releases.
+# Every suite of RootDesktopTests alone, one at a time (scripts/test runs them in two lanes of one suite at a time), each for both releases.
 suites=$(grep -hoE '^(@Suite.* )?struct [A-Za-z]+Tests' Tests/RootDesktopTests/*.swift | awk '{print $NF}' | sort -u)
 t_all=$(date +%s.%N)
 for suite in $suites; do
