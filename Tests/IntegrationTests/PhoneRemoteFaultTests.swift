@@ -43,9 +43,13 @@ import TestSupport
         #expect(gone, "after kdeconnectd came back, the list kept iCare's commands:\n\(rig.service.log)")
         #expect(try rig.icarectl("set", "PhoneReminders", "on").status == 0)
         #expect(try waitUntil(timeout: 10) { try self.hasOurs(rig) }, "\(rig.service.log)")
-        // Through all of it the desktop's reminders went on: the reminder comes, and the phone is tapped.
+        // Through all of it the desktop's reminders went on: the next reminder comes, and the phone is tapped.
+        // The break is skipped first so that the next one is due with the phone back: on a loaded machine
+        // the restart can outlast the 8 s interval, and a phone that is away when a break is due gets no ping.
+        let pingsBefore = rig.phone.packets(type: "kdeconnect.ping").count
+        #expect(try rig.icarectl("skip").status == 0)
         #expect(try waitUntil(timeout: 30) { try rig.service.property("State") == "s \"due\"" }, "no reminder: \(rig.service.log)")
-        #expect(try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 10).count == 1)
+        #expect(try rig.phone.waitForPackets(type: "kdeconnect.ping", count: pingsBefore + 1, timeout: 10).count == pingsBefore + 1)
     }
 
     @Test func aListICareCannotReadIsLeftAloneAndSaidOnce() throws {
