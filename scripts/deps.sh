@@ -72,7 +72,7 @@ test_packages="
   systemd
   libglib2.0-bin
   dconf-cli dconf-service dconf-gsettings-backend gsettings-desktop-schemas
-  python3 python3-dbusmock python3-venv zip
+  python3 python3-dbusmock python3-venv zip python3-seccomp
   tmux man-db
   xvfb dunst suckless-tools
   xfce4-notifyd xfconf notification-daemon
@@ -106,6 +106,8 @@ test_packages="
 #   libglib2.0-bin                            gdbus, gsettings (tests, examples)
 #   dconf-* gsettings-desktop-schemas         GNOME do-not-disturb tests
 #   python3-dbusmock                          fake notification server
+#   python3-seccomp                           scripts/unit-sandbox: icared inside its unit's system call
+#                                             filter in every test (docs/as-installed.md)
 #   python3-venv zip                          the release's proof (scripts/test-release): check-jsonschema in
 #                                             a venv, the extension's zip where gnome-extensions is absent
 #   tmux                                      `icarectl watch` in a real terminal

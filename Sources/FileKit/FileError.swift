@@ -29,6 +29,9 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// True when the file or a directory on its path does not exist (`ENOENT`).
     public var isNotFound: Bool { code == ENOENT }
 
+    /// True when the file is on a read-only mount (`EROFS`): under icared's unit, a folder it was not granted.
+    public var isReadOnlyFileSystem: Bool { code == EROFS }
+
     /// `function(path): reason`.
     public var description: String { "\(function)(\(path)): \(reason)" }
 }

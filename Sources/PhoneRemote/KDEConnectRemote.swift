@@ -43,6 +43,9 @@ final class KDEConnectRemote {
     private var retries = 0
     /// Runs when `offering` changes.
     var onChange: (() -> Void)?
+    /// Whether the last list iCare tried to write was on a read-only file system (under the unit: KDE
+    /// Connect's folder was made after icared started, so the unit's grant skipped it).
+    private(set) var folderReadOnly = false { didSet { if folderReadOnly != oldValue { onChange?() } } }
     /// The paired phones whose list holds iCare's commands now.
     private(set) var offering: [String] = [] { didSet { if offering != oldValue { onChange?() } } }
 
@@ -156,14 +159,17 @@ final class KDEConnectRemote {
             let current = try AtomicFile.readIfPresent(file, limit: 1 << 20)
             guard let text = try RunCommandFile.merged(current, ours: members, ourKeys: PhoneCommands.keys) else { return .unchanged }
             try AtomicFile.write(text, to: file)
+            folderReadOnly = false
             return .changed
         } catch let problem as RunCommandFile.Problem {
             problems.report(where_, .file, "\(file): \(problem)", consequence: "that list is left as it is")
         } catch QtLockFile.Refusal.held {
             return .held
         } catch QtLockFile.Refusal.failed(let error) {
+            folderReadOnly = error.isReadOnlyFileSystem
             problems.report(where_, .file, "its Run command list cannot be locked: \(error)", consequence: "no iCare commands in it")
         } catch {
+            folderReadOnly = (error as? FileError)?.isReadOnlyFileSystem ?? false
             problems.report(where_, .file, "its Run command list: \(error)", consequence: "no iCare commands in it")
         }
         return .failed

@@ -48,6 +48,10 @@ public final class PhoneRemote {
         }
     }
 
+    /// Whether KDE Connect's lists cannot be written because their folder is read-only: under icared's
+    /// unit, KDE Connect was set up after icared started (docs/as-installed.md). `onChange` follows it.
+    public var kdeConnectFolderReadOnly: Bool { kdeConnect?.folderReadOnly ?? false }
+
     /// Whether `phone` offers iCare's commands now: its list holds them and, as far as KDE Connect or
     /// GSConnect says, Run command is on for it (the ping then says the break can start from there).
     public func offersCommands(to phone: Phone) -> Bool {

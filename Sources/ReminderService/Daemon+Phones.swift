@@ -1,4 +1,5 @@
 import DBusKit
+import DesktopWatch
 import Phones
 import PhoneRemote
 
@@ -25,6 +26,10 @@ extension Daemon {
         let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: dnd?.dconf,
                                  icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames, programs: programs)
         phoneRemote = remote
+        // Under the unit, a KDE Connect folder made after icared started stays read-only until it starts again.
+        remote.onChange = { [unowned self] in
+            self.setSandboxLimit("phone-commands-restart", Sandbox.isSystemdUnit && remote.kdeConnectFolderReadOnly)
+        }
         remote.start()
         remote.update(status: status, settings: engine.settings)
     }

@@ -5,10 +5,11 @@ import DoNotDisturb
 import Localization
 import Presence
 
-/// In the Flatpak sandbox: what cannot work there now, as `SandboxLimits`
-/// (docs/flatpak.md, "What works inside, and what does not"). Each limit is
-/// said once in the log when it first applies; the property follows changes
-/// (iCare's Shell extension appearing, the Background portal's answer).
+/// What cannot work now in the sandbox icared runs in, as `SandboxLimits`: the
+/// Flatpak's (docs/flatpak.md, "What works inside, and what does not") or its
+/// systemd unit's (docs/as-installed.md). Each limit is said once in the log
+/// when it first applies; the property follows changes (iCare's Shell
+/// extension appearing, the Background portal's answer, KDE Connect's folder).
 extension Daemon {
     func startSandboxLimits(_ bus: Connection, _ dnd: DndMonitor, _ desktops: SessionDesktops) {
         guard Sandbox.isFlatpak else { return }
@@ -56,7 +57,7 @@ extension Daemon {
         }
     }
 
-    static let sandboxLimitOrder = ["gnome-keys", "sleep", "lock", "phone-commands", "autostart"]
+    static let sandboxLimitOrder = ["gnome-keys", "sleep", "lock", "phone-commands", "phone-commands-restart", "autostart"]
 
     static func sandboxLogLine(_ limit: String) -> String {
         let why: String
@@ -66,6 +67,9 @@ extension Daemon {
         case "lock": why = "neither the Inhibit portal's monitor nor a screen saver is on the bus: a locked screen is not seen"
         case "phone-commands": why = "KDE Connect's and GSConnect's command lists are out of reach: phones get pings only"
         case "autostart": why = "the Background portal did not allow starting at login"
+        case "phone-commands-restart":
+            return "Under its unit: KDE Connect's folder was made after icared started, so it stays read-only until icared "
+                + "starts again (systemctl --user restart icared); phones get pings only (SandboxLimits \(limit); logged once)."
         default: why = limit
         }
         return "In the Flatpak sandbox: \(why) (SandboxLimits \(limit); logged once)."

@@ -25,7 +25,7 @@ import TestSupport
             rig.stop()
         }
         // No portal, screen saver or Shell extension on this bus: every limit applies, each in a sentence.
-        let sentences = ["In the Flatpak sandbox, iCare cannot do everything:",
+        let sentences = ["Here, iCare cannot do everything:",
                          "GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension.",
                          "A suspend is not seen, so a reminder may come right after waking up.",
                          "A locked screen is not seen: the desktop's portal does not say.",

@@ -23,7 +23,7 @@ extension FlatpakSandboxTests {
         let all = "as 5 \"gnome-keys\" \"sleep\" \"lock\" \"phone-commands\" \"autostart\"\n"
         #expect(try waitUntil(timeout: 10, interval: 0.1) { try limits(rig) == all }, "SandboxLimits: \((try? limits(rig)) ?? "?")")
         let status = try rig.run("icarectl", ["status"])
-        #expect(status.stdout.contains("In the Flatpak sandbox, iCare cannot do everything:")
+        #expect(status.stdout.contains("Here, iCare cannot do everything:")
                 && status.stdout.contains("GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension."),
                 "\(status)")
 

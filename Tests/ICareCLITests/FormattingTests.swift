@@ -148,13 +148,13 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             "GNOME breaks:   eyesight breaks are on too; keep one: turn them off in Settings (Wellbeing), or stop iCare\n"))
         #expect(f.json(both, now: now).text.hasSuffix(#""desktop_eye_breaks":true,"sound_played_by":"","phones":[],"sandbox_limits":[]}"#))
 
-        // In the Flatpak sandbox: a block under the status, one sentence per limit; a word this client
+        // In a sandbox (the Flatpak's, the unit's): a block under the status, one sentence per limit; a word this client
         // does not know is shown as it is.
         var sandboxed = free
         sandboxed.apply(["SandboxLimits": .array(element: "s", [.string("gnome-keys"), .string("autostart"), .string("new-limit")])])
         #expect(f.text(sandboxed, now: now).hasSuffix("""
 
-            In the Flatpak sandbox, iCare cannot do everything:
+            Here, iCare cannot do everything:
               GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension.
               iCare does not start at login: running in the background was not allowed.
               new-limit

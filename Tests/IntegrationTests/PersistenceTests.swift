@@ -45,7 +45,9 @@ import TestSupport
     }
 
     @Test func aSymlinkedConfigStaysALink() throws {
+        // Bare: under the unit a link out of ~/.config/icare is read-only (AsInstalledTests says what then).
         let s = try ServiceHarness(start: false)
+        s.bare = true
         let dotfiles = s.home.appendingPathComponent("dotfiles").path
         try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: s.configDirectory, withIntermediateDirectories: true)
@@ -448,16 +450,19 @@ import TestSupport
         #expect(try s.call("Resume").status == 0)
         #expect(try s.signal(SIGTERM) == 0)
 
+        // As installed (the unit's sandbox): XDG_STATE_HOME is the unit's ~/.local/state, whose parents its
+        // ExecStartPre= makes; the runtime folder is the unit's RuntimeDirectory=, made before icared starts.
         let entries = try tree(s.home.path)
-        let allowed = ["config/icare/", "state/icare/"]
-        let harness: Set<String> = ["icared.log", "runtime", "config", "state", "config/icare", "state/icare"]
+        let allowed = ["config/icare/", ".local/state/icare/"]
+        let harness: Set<String> = ["icared.log", "runtime", "runtime/icare", "config", ".local", ".local/state", "config/icare",
+                                    ".local/state/icare"]
         let stray = entries.keys.filter { path in !harness.contains(path) && !allowed.contains { path.hasPrefix($0) } }
         #expect(stray.isEmpty, "written outside XDG_CONFIG_HOME/icare and XDG_STATE_HOME/icare: \(stray.sorted())")
-        #expect(entries.keys.filter { $0.hasPrefix("runtime/") }.isEmpty, "nothing in XDG_RUNTIME_DIR: \(entries.keys.sorted())")
-        for must in ["config/icare/config", "state/icare/state", "state/icare/history/" + utcDayName(nowMicros())] {
+        #expect(entries.keys.filter { $0.hasPrefix("runtime/icare/") }.isEmpty, "nothing left in XDG_RUNTIME_DIR/icare: \(entries.keys.sorted())")
+        for must in ["config/icare/config", ".local/state/icare/state", ".local/state/icare/history/" + utcDayName(nowMicros())] {
             #expect(entries[must] != nil, "\(must) missing: \(entries.keys.sorted())")
         }
-        for (path, info) in entries where path.hasPrefix("config") || path.hasPrefix("state") {
+        for (path, info) in entries where path.hasPrefix("config/icare") || path.hasPrefix(".local/state/icare") || path == "runtime/icare" {
             #expect(info.mode == (info.isDirectory ? 0o700 : 0o600), "\(path) has mode \(String(info.mode, radix: 8))")
             #expect(!path.hasSuffix(".tmp"), "a temporary file was left behind: \(path)")
         }
@@ -465,7 +470,10 @@ import TestSupport
 
     @Test func withoutXDGVariablesTheHomeDefaultsAreUsed() throws {
         // Empty or relative XDG values are ignored, as the specification says.
-        let s = try ServiceHarness(environment: ["XDG_CONFIG_HOME": "", "XDG_STATE_HOME": "relative/state"])
+        // Bare: the unit sets XDG_STATE_HOME itself.
+        let s = try ServiceHarness(environment: ["XDG_CONFIG_HOME": "", "XDG_STATE_HOME": "relative/state"], start: false)
+        s.bare = true
+        try s.start()
         #expect(try setProperty(s, "Interval", "u", "1500").status == 0)
         #expect(try s.call("Skip").status == 0)
         #expect(try s.signal(SIGTERM) == 0)

@@ -18,20 +18,22 @@ import TestSupport
         /// The phone's Run command list in KDE Connect's settings.
         let listFile: String
 
-        init(config: String, environment: [String: String] = [:], runCommand: Bool = true) throws {
+        /// `icaredFirst`: icared is started before KDE Connect is set up (its folder made after icared started).
+        init(config: String, environment: [String: String] = [:], runCommand: Bool = true, icaredFirst: Bool = false) throws {
             service = try ServiceHarness(config: "Interval = 40m\nBreakDuration = 10s\n" + config, environment: environment, start: false)
             server = try FakeNotificationServer(environment: service.bus.environment, capabilities: NotificationTests.gnome)
             try server.start()
-            phone = try KDEConnectRig(busAddress: service.bus.address, runCommand: runCommand)
+            if icaredFirst { try service.start(arguments: Self.arguments) }
+            // icared and kdeconnectd share XDG_CONFIG_HOME on a desktop: here kdeconnectd's folder is in icared's.
+            let kdeconnect = service.home.appendingPathComponent("config/kdeconnect").path
+            phone = try KDEConnectRig(busAddress: service.bus.address, runCommand: runCommand, settingsFolder: kdeconnect)
             try phone.pair()
-            // icared and kdeconnectd share XDG_CONFIG_HOME on a desktop: here icared's holds kdeconnectd's folder.
-            let kdeconnect = phone.directory.appendingPathComponent("home/.config/kdeconnect").path
-            try FileManager.default.createSymbolicLink(atPath: service.home.appendingPathComponent("config/kdeconnect").path,
-                                                       withDestinationPath: kdeconnect)
             listFile = kdeconnect + "/\(phone.deviceId)/kdeconnect_runcommand/config"
         }
 
-        func start() throws { try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", "300"]) }
+        static let arguments = ["--log-stderr", "--debug", "--time-scale", "300"]
+
+        func start() throws { try service.start(arguments: Self.arguments) }
 
         func stop() {
             phone.stop()

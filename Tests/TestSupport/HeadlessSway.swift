@@ -65,6 +65,12 @@ public final class HeadlessSway: @unchecked Sendable {
             stop()
             throw HarnessError("headless sway did not start (\(command.joined(separator: " "))); its log:\n\(self.log)")
         }
+        if getuid() == 0 {
+            // On a desktop sway and icared are one user. Here icared is root without capabilities (its
+            // unit's sandbox), so sway's socket is opened to it as to that one user.
+            chmod(runtimeDirectory, 0o711)
+            chmod(socket, 0o777)
+        }
     }
 
     /// `wayland-N`, once sway has made it (its lock file comes first).

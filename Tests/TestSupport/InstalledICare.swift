@@ -14,6 +14,8 @@ public final class InstalledICare: @unchecked Sendable {
     public var share: String { prefix + "/share" }
     public var icared: String { prefix + "/bin/icared" }
     public var icarectl: String { prefix + "/bin/icarectl" }
+    /// The installed unit: tests give it to `ServiceHarness.unitFile`, so icared runs inside the sandbox it installs.
+    public var unitFile: String { prefix + "/lib/systemd/user/icared.service" }
     /// The prefix's `share` first, then the system's, as a session's `XDG_DATA_DIRS`.
     public var dataDirs: String { share + ":/usr/local/share:/usr/share" }
     /// The icon the theme now has: the static eye.

@@ -85,8 +85,10 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
     /// and listed by kdeconnectd (`devices(false, false)`), not yet paired.
     /// `elsewhere`: kdeconnectd runs there instead (the rig makes no namespace of its own).
     /// `runCommand`: the phone declares Run command (as the Android app does unless the plugin is off on it).
+    /// `settingsFolder`: kdeconnectd's `~/.config/kdeconnect` is this folder (made now, linked from its home),
+    /// as on a desktop where KDE Connect and icared share one home.
     public init(busAddress: String, phoneName: String = "Pixel 7", protocolVersion: Int = 7, runCommand: Bool = true,
-                elsewhere: Elsewhere? = nil) throws {
+                elsewhere: Elsewhere? = nil, settingsFolder: String? = nil) throws {
         phoneArguments = runCommand ? [] : ["--no-run-command"]
         guard busAddress.hasPrefix("unix:path=") else {
             throw HarnessError("KDEConnectRig needs a bus on a filesystem socket (unix:path=…), reachable from its network namespace; got \(busAddress)")
@@ -108,6 +110,11 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("home/.config"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("runtime"), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            if let settingsFolder {
+                try FileManager.default.createDirectory(atPath: settingsFolder, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("home/.config/kdeconnect").path,
+                                                           withDestinationPath: settingsFolder)
+            }
             if let owner = elsewhere?.owner {
                 for sub in ["", "home", "home/.config", "runtime"] {
                     try FileManager.default.setAttributes([.ownerAccountID: owner, .groupOwnerAccountID: owner],

@@ -45,13 +45,24 @@ public final class ServiceHarness: @unchecked Sendable {
     public var launcher: [String] = []
     /// The icared to run (e.g. `InstalledICare.icared`); nil: this build's.
     public var program: String?
+    /// icared runs as installed by default: inside the sandbox of its systemd unit, read from `unitFile`
+    /// by scripts/unit-sandbox (docs/as-installed.md). True: a bare process, the exception a test asks for.
+    public var bare = false
+    /// The unit file whose sandbox icared gets; nil: the one installed beside `program`
+    /// (`<prefix>/lib/systemd/user/icared.service`), or for this build's icared systemd/icared.service.in,
+    /// which `make install` installs with only its paths filled in.
+    public var unitFile: String?
+    /// Folders under /tmp that stand for places in the person's home (a rig's KDE Connect folder): the
+    /// unit's private /tmp would hide them; HOME, the XDG folders and the bus are kept without asking.
+    public var keep: [String] = []
 
     /// The environment clients and the service share (in the neutral
     /// locale unless the test's `environment` names another).
     public var environment: [String: String] {
         var env = Subprocess.neutralLocale.merging(bus.environment) { $1 }
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        // Where the unit puts it (Environment=XDG_STATE_HOME=%h/.local/state), bare or not.
+        env["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
         env["XDG_RUNTIME_DIR"] = home.appendingPathComponent("runtime").path
         env["HOME"] = home.path
         // Not the Wayland session the tests may run in (a test gives its own compositor).
@@ -61,7 +72,7 @@ public final class ServiceHarness: @unchecked Sendable {
     }
 
     public var configDirectory: String { home.appendingPathComponent("config/icare").path }
-    public var stateDirectory: String { home.appendingPathComponent("state/icare").path }
+    public var stateDirectory: String { home.appendingPathComponent(".local/state/icare").path }
 
     /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
     /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`.
@@ -87,8 +98,12 @@ public final class ServiceHarness: @unchecked Sendable {
         logHandle.seekToEndOfFile()
         let p = Process()
         let icared = try program ?? Products.path("icared")
-        p.executableURL = URL(fileURLWithPath: launcher.first ?? icared)
-        p.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [icared] + arguments
+        var command = launcher + [icared] + arguments
+        if !bare {
+            command = [Self.unitSandbox, try unitFile ?? installedUnit() ?? Self.unitTemplate] + keep.flatMap { ["--keep", $0] } + ["--"] + command
+        }
+        p.executableURL = URL(fileURLWithPath: command[0])
+        p.arguments = Array(command.dropFirst())
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "WATCHDOG_USEC")
@@ -103,6 +118,20 @@ public final class ServiceHarness: @unchecked Sendable {
         process = p
         let owned = try waitUntil(timeout: timeout) { try self.nameHasOwner() || !p.isRunning }
         guard owned, p.isRunning else { throw HarnessError("icared did not take its name; log:\n\(log)") }
+    }
+
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// scripts/unit-sandbox: runs a program inside a unit file's sandbox, without systemd.
+    public static let unitSandbox = repo.appendingPathComponent("scripts/unit-sandbox").path
+    /// The unit file `make install` installs, with only its paths filled in.
+    public static let unitTemplate = repo.appendingPathComponent("systemd/icared.service.in").path
+
+    /// The unit installed with `program` (an installed prefix's icared); nil for this build's.
+    func installedUnit() throws -> String? {
+        guard let program else { return nil }
+        let prefix = URL(fileURLWithPath: program).deletingLastPathComponent().deletingLastPathComponent()
+        let unit = prefix.appendingPathComponent("lib/systemd/user/icared.service").path
+        return FileManager.default.fileExists(atPath: unit) ? unit : nil
     }
 
     /// Whether org.icare.Reminder has an owner on the bus.
