@@ -162,10 +162,11 @@ final class AppRig: @unchecked Sendable {
     func texts() throws -> [String] { try home().filter { $0.role == "label" }.map(\.name) }
 
     /// icared with the rig's private folders, as a service file's `Exec=` must start it (the bus
-    /// starts services with its own environment; as dbus/org.icare.Reminder.service.in does).
+    /// starts services with its own environment; as dbus/org.icare.Reminder.service.in does), inside its
+    /// unit's sandbox, as systemd starts it on such a bus (`SystemdService=`).
     func icaredCommand() throws -> String {
         let env = service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
-        return "/usr/bin/env \(env.joined(separator: " ")) \(try Products.path("icared"))"
+        return (["/usr/bin/env"] + env + (try service.asInstalled([try Products.path("icared")]))).joined(separator: " ")
     }
 
     /// Waits for the home view of an icared the bus started, checks the bus did, and ends that

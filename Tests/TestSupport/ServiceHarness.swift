@@ -98,10 +98,7 @@ public final class ServiceHarness: @unchecked Sendable {
         logHandle.seekToEndOfFile()
         let p = Process()
         let icared = try program ?? Products.path("icared")
-        var command = launcher + [icared] + arguments
-        if !bare {
-            command = [Self.unitSandbox, try unitFile ?? installedUnit() ?? Self.unitTemplate] + keep.flatMap { ["--keep", $0] } + ["--"] + command
-        }
+        let command = try asInstalled(launcher + [icared] + arguments)
         p.executableURL = URL(fileURLWithPath: command[0])
         p.arguments = Array(command.dropFirst())
         var env = ProcessInfo.processInfo.environment
@@ -125,6 +122,13 @@ public final class ServiceHarness: @unchecked Sendable {
     public static let unitSandbox = repo.appendingPathComponent("scripts/unit-sandbox").path
     /// The unit file `make install` installs, with only its paths filled in.
     public static let unitTemplate = repo.appendingPathComponent("systemd/icared.service.in").path
+
+    /// `command` (icared and its arguments) as this harness starts it: inside the unit's sandbox unless `bare`.
+    /// Also for a bus's `Exec=` line, where systemd would start the unit (`SystemdService=`).
+    public func asInstalled(_ command: [String]) throws -> [String] {
+        guard !bare else { return command }
+        return [Self.unitSandbox, try unitFile ?? installedUnit() ?? Self.unitTemplate] + keep.flatMap { ["--keep", $0] } + ["--"] + command
+    }
 
     /// The unit installed with `program` (an installed prefix's icared); nil for this build's.
     func installedUnit() throws -> String? {
