@@ -38,12 +38,14 @@ import TestSupport
             let compiled = try Subprocess.run(["dconf", "compile", work.appendingPathComponent("config/dconf/user").path, keyfiles.path])
             guard compiled.status == 0 else { throw HarnessError("dconf compile: \(compiled)") }
         }
-        var icared = "/usr/bin/icared"
         if let own = ProcessInfo.processInfo.environment["ICARE_ROOT_ICARED"] {
-            icared = work.appendingPathComponent("icared").path
+            // A developer's own build, bare: the package's unit is for the package's icared.
+            let icared = work.appendingPathComponent("icared").path
             try FileManager.default.copyItem(atPath: own, toPath: icared)
+            try session.start([icared, "--log-stderr", "--debug"], log: "icared.log")
+        } else {
+            try session.startIcared(["--log-stderr", "--debug"], log: "icared.log")
         }
-        try session.start([icared, "--log-stderr", "--debug"], log: "icared.log")
         guard try session.waitForName("org.icare.Reminder", timeout: 20) else { throw HarnessError(session.log("icared.log")) }
         Thread.sleep(forTimeInterval: 1)
         return session.log("icared.log")

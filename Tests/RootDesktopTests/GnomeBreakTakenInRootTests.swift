@@ -22,7 +22,7 @@ import TestSupport
         _ = try rig.root.folder("config/icare")
         try "Interval = 20m\nBreakDuration = 30s\n"
             .write(to: rig.root.work.appendingPathComponent("config/icare/config"), atomically: true, encoding: .utf8)
-        try session.start(["/usr/bin/icared", "--log-stderr", "--debug"], log: "icared.log")
+        try session.startIcared(["--log-stderr", "--debug"], log: "icared.log")
         guard try session.waitForName("org.icare.Reminder", timeout: 20) else { throw HarnessError(session.log("icared.log")) }
         let person = try Person(rig)
         #expect(try person.screenTime.now().state == 0, "GNOME's break manager before its breaks are on")

@@ -33,7 +33,7 @@ final class PhoneRootDesk {
     func logFile(_ name: String) -> URL { root.work.appendingPathComponent("logs/\(name)") }
 
     func startICare() throws {
-        icared = try session.start(["/usr/bin/icared", "--log-stderr", "--debug", "--time-scale", "300"], log: "icared.log")
+        icared = try session.startIcared(["--log-stderr", "--debug", "--time-scale", "300"], log: "icared.log")
         #expect(try session.waitForName("org.icare.Reminder", timeout: 20), "icared did not start: \(icareLog)")
     }
 

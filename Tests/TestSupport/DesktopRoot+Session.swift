@@ -65,6 +65,12 @@ public final class DesktopRootSession: @unchecked Sendable {
         try root.start(arguments, log: "logs/" + log, environment: variables.merging(extra) { $1 })
     }
 
+    /// Starts the package's icared inside as installed (in its unit's sandbox), in the session's environment.
+    @discardableResult
+    public func startIcared(_ arguments: [String], log: String) throws -> Process {
+        try root.startIcaredAsInstalled(arguments, log: "logs/" + log, environment: variables)
+    }
+
     /// Runs a client inside, on the session's buses.
     @discardableResult
     public func run(_ arguments: [String], timeout: TimeInterval = 30) throws -> ProcessResult {

@@ -111,6 +111,27 @@ public final class DesktopRoot: @unchecked Sendable {
         return p
     }
 
+    /// Starts the package's `/usr/bin/icared` inside as installed: scripts/unit-sandbox (copied into `work`)
+    /// applies the installed unit's sandbox as root, then becomes the user (docs/as-installed.md: a chroot
+    /// allows no user namespace, so this stands for `PrivateUsers=` here).
+    @discardableResult
+    public func startIcaredAsInstalled(_ arguments: [String], log: String, environment: [String: String]) throws -> Process {
+        let tools = work.appendingPathComponent("unit-sandbox")
+        if !FileManager.default.fileExists(atPath: tools.path) {
+            try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+            for name in ["unit-sandbox", "unit_file.py", "unit_seccomp.py"] {
+                try FileManager.default.copyItem(atPath: ServiceHarness.repo.appendingPathComponent("scripts/" + name).path,
+                                                 toPath: tools.appendingPathComponent(name).path)
+            }
+        }
+        let command = [tools.appendingPathComponent("unit-sandbox").path, "/usr/lib/systemd/user/icared.service",
+                       "--user", String(Self.uid), "--", "/usr/bin/icared"] + arguments
+        let p = try Subprocess.startLogged([Self.script, "exec", String(pid), "--"] + command, log: work.appendingPathComponent(log).path,
+                                           environment: inside(environment))
+        lock.withLock { groups.append(p) }
+        return p
+    }
+
     /// Runs `arguments` inside as the user to completion.
     @discardableResult
     public func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) throws -> ProcessResult {

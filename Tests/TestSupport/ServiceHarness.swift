@@ -117,7 +117,7 @@ public final class ServiceHarness: @unchecked Sendable {
         guard owned, p.isRunning else { throw HarnessError("icared did not take its name; log:\n\(log)") }
     }
 
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// scripts/unit-sandbox: runs a program inside a unit file's sandbox, without systemd.
     public static let unitSandbox = repo.appendingPathComponent("scripts/unit-sandbox").path
     /// The unit file `make install` installs, with only its paths filled in.
