@@ -21,7 +21,7 @@
 //   screen-share | video) and BusyReason; desktop_eye_breaks: DesktopEyeBreaks;
 //   sound_played_by: SoundPlayedBy (notification-server | icared | none; "" from an older service).
 //   phones: Phones, the phones the service can remind ([] when none, or from an older service).
-//   sandbox_limits: SandboxLimits, what cannot work in the Flatpak sandbox ([] outside one).
+//   sandbox_limits: SandboxLimits, what cannot work now in the Flatpak's sandbox or the unit's ([] when nothing).
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked | busy.

@@ -24,7 +24,7 @@ enum ReminderInterface {
         /// `Phones`: "Pixel 7 (KDE Connect)".
         var phoneLabels: [String] { get }
         var configProblems: [String] { get }
-        /// `SandboxLimits`: what cannot work in the Flatpak sandbox now.
+        /// `SandboxLimits`: what cannot work now in the Flatpak's sandbox or the unit's.
         var sandboxLimits: [String] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
@@ -190,12 +190,14 @@ enum ReminderInterface {
                 file is fine. A key with an error keeps its previous value. Follows every edit.
                 """, read: { .array(element: "s", b.configProblems.map { .string($0) }) }),
             Property("SandboxLimits", "as", doc: """
-                In the Flatpak sandbox, what cannot work there now, one word each: gnome-keys
-                (GNOME's do-not-disturb and eyesight breaks: iCare's Shell extension is not
-                there to pass them on), sleep (a suspend is not seen: logind is outside),
-                lock (no screen lock is seen: the portal's monitor is missing),
+                What cannot work now in the sandbox icared runs in, one word each. In the
+                Flatpak's: gnome-keys (GNOME's do-not-disturb and eyesight breaks: iCare's Shell
+                extension is not there to pass them on), sleep (a suspend is not seen: logind is
+                outside), lock (no screen lock is seen: the portal's monitor is missing),
                 phone-commands (phones get pings only), autostart (iCare does not start at
-                login: the Background portal did not allow it). [] outside a sandbox.
+                login: the Background portal did not allow it). Under its systemd unit:
+                phone-commands-restart (KDE Connect was set up after icared started, so its folder
+                stays read-only until icared starts again). [] when nothing is kept from it.
                 """, read: { .array(element: "s", b.sandboxLimits.map { .string($0) }) }),
             Property("Version", "s", doc: "The service's version.", emitsChange: .const,
                      read: { .string(version) }),
