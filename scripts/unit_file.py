@@ -128,23 +128,17 @@ class UnitFile:
             env[name] = value
         return env
 
-    def run_pre_commands(self, env, user=None):
-        """ExecStartPre=+…: outside the sandbox, as the unit's user (a user manager's "+" keeps its user)."""
-        def become():
-            if user is not None:
-                os.initgroups(user.pw_name, user.pw_gid)
-                os.setresgid(user.pw_gid, user.pw_gid, user.pw_gid)
-                os.setresuid(user.pw_uid, user.pw_uid, user.pw_uid)
+    def run_pre_commands(self, env):
+        """ExecStartPre=+…: outside the sandbox, as the caller (a user manager's "+" keeps its user)."""
         for command in self.settings.get("ExecStartPre", []):
             if not command.startswith("+"):
                 die(f"ExecStartPre={command}: only commands run outside the sandbox (+) are applied")
             argv = [self.expand(w) for w in shlex.split(command[1:])]
-            if subprocess.run(argv, env=env, preexec_fn=become).returncode != 0:
+            if subprocess.run(argv, env=env).returncode != 0:
                 die(f"ExecStartPre={command} failed (systemd fails the unit then)")
 
-    def make_directories(self, env, user=None):
-        """ConfigurationDirectory= and the like, made as systemd makes them (owned by the unit's user);
-        returns their paths."""
+    def make_directories(self, env):
+        """ConfigurationDirectory= and the like, made as systemd makes them; returns their paths."""
         roots = {
             "ConfigurationDirectory": env.get("XDG_CONFIG_HOME") or os.path.join(env["HOME"], ".config"),
             "StateDirectory": env.get("XDG_STATE_HOME") or os.path.join(env["HOME"], ".local/state"),
@@ -159,8 +153,6 @@ class UnitFile:
                 path = os.path.join(root, name)
                 os.makedirs(path, exist_ok=True)
                 os.chmod(path, mode)
-                if user is not None:
-                    os.chown(path, user.pw_uid, user.pw_gid)
                 made.append(os.path.realpath(path))
         return made
 

@@ -22,6 +22,7 @@ import TestSupport
         #expect(try session.icareProperty("Version") == "(<'\(try RootDesktopFacts.packageVersion())'>,)")
         let program = try RootDesktopFacts.program(owning: "org.icare.Reminder", in: session)
         #expect(program == "/usr/bin/icared")
+        #expect(try RootDesktopFacts.runsAsInstalled(owning: "org.icare.Reminder", in: session), "inside the package's unit's sandbox")
         #expect(try session.icareProperty("TimeScale") == "(<uint32 90>,)")
 
         let reminder = try RootDesktopFacts.waitForOne(timeout: 30) {

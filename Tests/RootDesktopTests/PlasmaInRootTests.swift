@@ -19,6 +19,7 @@ import TestSupport
                                                           atomically: true, encoding: .utf8)
         #expect(try session.icareProperty("Version") == "(<'\(try RootDesktopFacts.packageVersion())'>,)")
         #expect(try RootDesktopFacts.program(owning: "org.icare.Reminder", in: session) == "/usr/bin/icared")
+        #expect(try RootDesktopFacts.runsAsInstalled(owning: "org.icare.Reminder", in: session), "inside the package's unit's sandbox")
 
         let popup = try RootDesktopFacts.waitForOne(timeout: 30) {
             try plasma.popups().filter { $0.texts.contains("Time for an eye break") }

@@ -15,13 +15,24 @@ enum RootDesktopFacts {
 
     /// The program behind a bus name: its process (as the root numbers it), its executable read inside.
     static func program(owning name: String, in session: DesktopRootSession) throws -> String {
+        let r = try session.run(["readlink", "/proc/\(try pid(owning: name, in: session))/exe"])
+        guard r.status == 0 else { throw HarnessError("readlink /proc/…/exe inside: \(r)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The process id of the owner of `name`, as the bus says.
+    static func pid(owning name: String, in session: DesktopRootSession) throws -> String {
         let answer = try session.call("org.freedesktop.DBus", "/org/freedesktop/DBus",
                                       "org.freedesktop.DBus.GetConnectionUnixProcessID", [name])
         // "(uint32 1234,)"
-        let pid = (answer.split(separator: " ").last ?? "").filter(\.isNumber)
-        let r = try session.run(["readlink", "/proc/\(pid)/exe"])
-        guard r.status == 0 else { throw HarnessError("readlink /proc/\(pid)/exe inside: \(r)") }
-        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return String((answer.split(separator: " ").last ?? "").filter(\.isNumber))
+    }
+
+    /// Whether the owner of `name` runs inside its unit's sandbox: a seccomp filter, no capabilities
+    /// (scripts/unit-sandbox, docs/as-installed.md).
+    static func runsAsInstalled(owning name: String, in session: DesktopRootSession) throws -> Bool {
+        let r = try session.run(["grep", "-E", "^(Seccomp|CapBnd):", "/proc/\(try pid(owning: name, in: session))/status"])
+        return r.stdout.contains("Seccomp:\t2") && r.stdout.contains("CapBnd:\t0000000000000000")
     }
 
     /// Reads `read` until it gives exactly one thing (bounded); that thing, or nil.

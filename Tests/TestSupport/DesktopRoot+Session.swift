@@ -21,10 +21,17 @@ public final class DesktopRootSession: @unchecked Sendable {
         for name in ["home", "config", "data", "cache", "state", "services", "logs"] { _ = try root.folder(name) }
         _ = try root.folder("runtime", mode: "700")
         let services = directory.appendingPathComponent("services").path
-        for name in activatable {
+        for name in activatable where name != "org.icare.Reminder" {
             // Resolved inside the root, by its dbus-daemon.
             try FileManager.default.createSymbolicLink(atPath: "\(services)/\(name).service",
                                                        withDestinationPath: "/usr/share/dbus-1/services/\(name).service")
+        }
+        if activatable.contains("org.icare.Reminder") {
+            // The package's activation file names SystemdService=icared.service: on a systemd desktop the
+            // bus hands the call to the unit. Here the bus starts the unit's icared in its sandbox itself.
+            let exec = try root.icaredAsInstalled([]).joined(separator: " ")
+            try "[D-BUS Service]\nName=org.icare.Reminder\nExec=\(exec)\n"
+                .write(toFile: "\(services)/org.icare.Reminder.service", atomically: true, encoding: .utf8)
         }
         self.variables = [
             "HOME": directory.appendingPathComponent("home").path,
@@ -68,7 +75,7 @@ public final class DesktopRootSession: @unchecked Sendable {
     /// Starts the package's icared inside as installed (in its unit's sandbox), in the session's environment.
     @discardableResult
     public func startIcared(_ arguments: [String], log: String) throws -> Process {
-        try root.startIcaredAsInstalled(arguments, log: "logs/" + log, environment: variables)
+        try start(try root.icaredAsInstalled(arguments), log: log)
     }
 
     /// Runs a client inside, on the session's buses.

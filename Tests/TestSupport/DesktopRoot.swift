@@ -111,11 +111,9 @@ public final class DesktopRoot: @unchecked Sendable {
         return p
     }
 
-    /// Starts the package's `/usr/bin/icared` inside as installed: scripts/unit-sandbox (copied into `work`)
-    /// applies the installed unit's sandbox as root, then becomes the user (docs/as-installed.md: a chroot
-    /// allows no user namespace, so this stands for `PrivateUsers=` here).
-    @discardableResult
-    public func startIcaredAsInstalled(_ arguments: [String], log: String, environment: [String: String]) throws -> Process {
+    /// The package's `/usr/bin/icared` as installed, with `arguments`: through scripts/unit-sandbox (copied
+    /// into `work`), inside the sandbox of the unit the package installed (docs/as-installed.md).
+    public func icaredAsInstalled(_ arguments: [String]) throws -> [String] {
         let tools = work.appendingPathComponent("unit-sandbox")
         if !FileManager.default.fileExists(atPath: tools.path) {
             try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
@@ -124,12 +122,8 @@ public final class DesktopRoot: @unchecked Sendable {
                                                  toPath: tools.appendingPathComponent(name).path)
             }
         }
-        let command = [tools.appendingPathComponent("unit-sandbox").path, "/usr/lib/systemd/user/icared.service",
-                       "--user", String(Self.uid), "--", "/usr/bin/icared"] + arguments
-        let p = try Subprocess.startLogged([Self.script, "exec", String(pid), "--"] + command, log: work.appendingPathComponent(log).path,
-                                           environment: inside(environment))
-        lock.withLock { groups.append(p) }
-        return p
+        return [tools.appendingPathComponent("unit-sandbox").path, "/usr/lib/systemd/user/icared.service", "--", "/usr/bin/icared"]
+            + arguments
     }
 
     /// Runs `arguments` inside as the user to completion.
