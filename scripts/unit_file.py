@@ -77,7 +77,7 @@ class UnitFile:
         return self.expand(values[-1])
 
     def flag(self, key):
-        return self.value(key, "no").lower() in ("yes", "true", "on", "1", "strict")
+        return self.value(key, "no").lower() in ("yes", "true", "on", "1")
 
     def xdg(self, name, fallback):
         home = self.environ.get("HOME") or die("HOME is not set")
