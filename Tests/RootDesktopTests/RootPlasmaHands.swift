@@ -129,7 +129,7 @@ extension RootPlasma {
                 throw HarnessError("icared (\(pid)) did not end on SIGTERM")
             }
         }
-        let dir = try root.folder("state/icare", mode: "700")
+        let dir = try root.folder("home/.local/state/icare", mode: "700")
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000), next = now + Int64(seconds * 1_000_000)
         let text = "icare-engine=1\nclock=\(now)\nphase=waiting\nstart=\(next - 1_200_000_000)\nnext=\(next)\npause=none\n"
         let file = dir.appendingPathComponent("state")

@@ -18,7 +18,7 @@ public final class DesktopRootSession: @unchecked Sendable {
     public init(_ root: DesktopRoot, activatable: [String], variables: [String: String]) throws {
         self.root = root
         directory = root.work
-        for name in ["home", "config", "data", "cache", "state", "services", "logs"] { _ = try root.folder(name) }
+        for name in ["home", "home/.local/state", "config", "data", "cache", "services", "logs"] { _ = try root.folder(name) }
         _ = try root.folder("runtime", mode: "700")
         let services = directory.appendingPathComponent("services").path
         for name in activatable where name != "org.icare.Reminder" {
@@ -38,7 +38,8 @@ public final class DesktopRootSession: @unchecked Sendable {
             "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
             "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
             "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
-            "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
+            // Where icared's unit puts it (Environment=XDG_STATE_HOME=%h/.local/state), whatever the session says.
+            "XDG_STATE_HOME": directory.appendingPathComponent("home/.local/state").path,
             "XDG_RUNTIME_DIR": directory.appendingPathComponent("runtime").path,
             "XDG_DATA_DIRS": "/usr/local/share:/usr/share",
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + directory.appendingPathComponent("system-bus").path,
