@@ -98,6 +98,7 @@ test_packages="
   libfaketime
   debootstrap curl
   flatpak xdg-desktop-portal xdg-desktop-portal-gtk xdg-desktop-portal-gnome
+  apt-utils appstream-compose
   kdeconnect python3-pyqt5
   gnome-shell-extension-gsconnect
 "
@@ -170,6 +171,7 @@ test_packages="
 #                                             (GNOME Shell 48 / 50, Plasma 6.3 / 6.7: RootDesktopTests);
 #                                             curl reads the mirror's InRelease to tell a root is current
 #   flatpak                                   iCare's Flatpak run for real (bwrap, xdg-dbus-proxy): scripts/flatpak
+#   apt-utils appstream-compose               scripts/publish: apt-ftparchive for the apt repository, appstreamcli compose for the Flatpak's AppStream data
 #                                             makes a Debian 13 test runtime and the app's bundles, FlatpakTests run them
 #   xdg-desktop-portal xdg-desktop-portal-gtk  the portals a sandboxed icared asks (FlatpakTests' PortalRig):
 #   xdg-desktop-portal-gnome                  Background (the gnome backend writes the autostart entry; the
