@@ -4,8 +4,9 @@
 # deltas and the AppStream branch; the .flatpakref and .flatpakrepo files.
 
 app_id=org.icare.Reminder
-# Where the app's runtime (org.gnome.Platform) comes from: Flathub's own description of its remote.
-flathub_repo=https://dl.flathub.org/repo/flathub.flatpakrepo
+# Where the app's runtime (org.gnome.Platform) comes from: the address of Flathub's own .flatpakrepo
+# file, as Flathub's set-up page gives it, in ICARE_RUNTIME_REPO (the release workflow's repository
+# variable; no registry's address is written in this tree). --test needs none: its runtime is local.
 
 # Commits the app to $out/flatpak, signed (build-export makes the repository the first time).
 flatpak_app() {
@@ -34,11 +35,13 @@ GPGKey=$(base64 -w0 "$out/icare-archive-keyring.gpg")
 EOF
   else
     command -v flatpak-builder >/dev/null || die "flatpak-builder is missing (apt-get install flatpak-builder)"
-    flatpak remote-add --user --if-not-exists flathub "$flathub_repo" >/dev/null
+    runtime_repo=${ICARE_RUNTIME_REPO:-}
+    [[ $runtime_repo == https://*.flatpakrepo ]] \
+      || die "ICARE_RUNTIME_REPO must be the https address of Flathub's .flatpakrepo file, where the GNOME runtime comes from."
+    flatpak remote-add --user --if-not-exists flathub "$runtime_repo" >/dev/null
     flatpak-builder --user --install-deps-from=flathub --force-clean --default-branch=stable \
       "${sign[@]}" --repo="$out/flatpak" "$work/flatpak-build" flatpak/org.icare.Reminder.yml >"$work/builder.log" 2>&1 \
       || { tail -n 40 "$work/builder.log" >&2; die "flatpak-builder failed"; }
-    runtime_repo=$flathub_repo
   fi
 }
 
