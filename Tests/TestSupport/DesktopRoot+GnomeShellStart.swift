@@ -12,16 +12,17 @@ extension DesktopRootSession {
     /// `Eval` extension installed and enabled first when `eval`, `extensions` enabled, and the shell
     /// started headless with `arguments` more, its log in `gnome-shell.log`. With `accessibility`, the
     /// toolkit setting is on and the accessibility bus starts before the shell, so the shell joins it.
-    /// On any failure the root is stopped.
+    /// `prepare` runs last before the shell starts. On any failure the root is stopped.
     public static func startGnomeShell(_ release: DesktopRoot.Release, activatable: [String] = [], variables: [String: String],
-                                       eval: Bool, extensions: [String], accessibility: Bool,
-                                       arguments: [String] = []) throws -> DesktopRootSession {
+                                       eval: Bool, extensions: [String], accessibility: Bool, arguments: [String] = [],
+                                       prepare: (DesktopRootSession) throws -> Void = { _ in }) throws -> DesktopRootSession {
         let root = try DesktopRoot(release)
         do {
             let session = try gnome(root, activatable: activatable, variables: variables)
             if eval { try session.installEvalExtension() }
             try session.prepareGnomeShell(extensions: (eval ? [evalExtension] : []) + extensions, accessibility: accessibility)
             if accessibility { try session.startAccessibilityBus() }
+            try prepare(session)
             try session.start(["gnome-shell", "--headless", "--wayland", "--no-x11",
                                "--virtual-monitor", "\(gnomeShellWidth)x\(gnomeShellHeight)"] + arguments, log: "gnome-shell.log")
             return session

@@ -21,16 +21,37 @@ public final class ShellExtensionRig: @unchecked Sendable {
     private var hand: ShellExtensionHand?
     private var shots = 0
 
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
+    /// With `extensionZip`, the extension is also installed from that zip with `gnome-extensions install`,
+    /// as a person using the Flatpak does: the user's copy, which the Shell takes before the package's.
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], extensionZip: URL? = nil) throws {
         // GNOME 48: Eval only in unsafe mode, and no option for it (50 has --unsafe-mode).
         session = try DesktopRootSession.startGnomeShell(release, activatable: ["org.gnome.Shell.Extensions"], variables: variables,
                                                          eval: release == .trixie, extensions: [Self.uuid], accessibility: false,
-                                                         arguments: release == .forky ? ["--unsafe-mode"] : [])
+                                                         arguments: release == .forky ? ["--unsafe-mode"] : []) { session in
+            if let extensionZip { try Self.install(extensionZip, in: session) }
+        }
         root = session.root
         do { try waitForShell() } catch { root.stop(); throw error }
     }
 
     public var shellLog: String { session.log("gnome-shell.log") }
+
+    /// The release's zip, made from this checkout as `scripts/release` makes it (`make shell-extension-zip`).
+    public static func releaseZip() throws -> URL {
+        let repo = ServiceHarness.repo
+        let r = try Subprocess.run(["make", "-s", "-C", repo.path, "shell-extension-zip"])
+        guard r.status == 0 else { throw HarnessError("make shell-extension-zip: \(r)") }
+        return repo.appendingPathComponent("build/\(uuid).shell-extension.zip")
+    }
+
+    /// `gnome-extensions install --force ZIP` inside the root, as the root's user, before the Shell starts.
+    private static func install(_ zip: URL, in session: DesktopRootSession) throws {
+        let inside = session.root.work.appendingPathComponent(zip.lastPathComponent)
+        try? FileManager.default.removeItem(at: inside)
+        try FileManager.default.copyItem(at: zip, to: inside)
+        let r = try session.run(["gnome-extensions", "install", "--force", inside.path])
+        guard r.status == 0 else { throw HarnessError("gnome-extensions install \(zip.lastPathComponent): \(r)") }
+    }
 
     private func waitForShell() throws {
         _ = try root.folder("shots")
