@@ -191,6 +191,7 @@ class Indicator extends PanelMenu.Button {
             pausedUntil: value('PausedUntil', 0),
             completedToday: value('CompletedToday', 0),
             skippedToday: value('SkippedToday', 0),
+            missedToday: value('MissedToday', 0),
             interval: value('Interval', 1200) * MICRO / scale,
             snooze: value('SnoozeDuration', 300) * MICRO / scale,
             snoozeSeconds: value('SnoozeDuration', 300),

@@ -91,7 +91,11 @@ export function accessibleName(t, status, face, clock) {
  * @returns {string}
  */
 export function tally(t, status) {
-    return t.gettext('Today: %d completed, %d skipped').format(status.completedToday, status.skippedToday);
+    // The same words as icared's and icarectl's (TallyText): missed only when a reminder went unanswered.
+    const counts = status.missedToday > 0
+        ? t.gettext('%d completed, %d skipped, %d missed').format(status.completedToday, status.skippedToday, status.missedToday)
+        : t.gettext('%d completed, %d skipped').format(status.completedToday, status.skippedToday);
+    return t.gettext('Today: %s').format(counts);
 }
 
 /**

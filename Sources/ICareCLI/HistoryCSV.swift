@@ -5,7 +5,7 @@ import ReminderClient
 /// CSV for a spreadsheet. A header row of stable English names (as JSON's
 /// keys are), rows ending in CRLF, local dates as YYYY-MM-DD and times on
 /// the 24-hour clock, outcomes as the service sends them (`completed`,
-/// `skipped`, `natural`, or a newer one unchanged).
+/// `skipped`, `missed`, `natural`, or a newer one unchanged).
 extension HistoryFormatter {
     /// One row per break of a day: `date,time,outcome,seconds`.
     public func dayCSV(_ records: [BreakRecord]) -> String {
@@ -16,11 +16,11 @@ extension HistoryFormatter {
         })
     }
 
-    /// One row per day, oldest first: `date,completed,natural,skipped,other`
+    /// One row per day, oldest first: `date,completed,natural,skipped,missed,other`
     /// (`completed` includes `natural`, as in `--json`).
     public func daysCSV(_ tallies: [HistoryDay]) -> String {
-        CSV.table(["date", "completed", "natural", "skipped", "other"], tallies.map { t in
-            [t.date.description, String(t.completed), String(t.natural), String(t.skipped), String(t.other)]
+        CSV.table(["date", "completed", "natural", "skipped", "missed", "other"], tallies.map { t in
+            [t.date.description, String(t.completed), String(t.natural), String(t.skipped), String(t.missed), String(t.other)]
         })
     }
 }

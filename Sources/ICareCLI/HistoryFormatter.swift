@@ -8,10 +8,17 @@ public struct HistoryDay: Equatable, Sendable {
     public var completed = 0
     /// The `natural` part of `completed`.
     public var natural = 0
+    /// Skip pressed.
     public var skipped = 0
+    /// Reminders left unanswered for a whole interval.
+    public var missed = 0
     /// Outcomes this version does not know.
     public var other = 0
     public init(date: LocalDate) { self.date = date }
+    /// Breaks not taken: skipped and missed (the chart's outlined part).
+    public var notTaken: Int { skipped + missed }
+    /// The day's counts in words (`TallyText`).
+    public var words: String { TallyText.counts(completed: completed, skipped: skipped, missed: missed) }
 }
 
 /// Renders break records: the list of one day, the per-day chart, and their JSON.
@@ -36,6 +43,7 @@ public struct HistoryFormatter: Sendable {
             case .completed: t.completed += 1
             case .natural: t.completed += 1; t.natural += 1
             case .skipped: t.skipped += 1
+            case .missed: t.missed += 1
             default: t.other += 1
             }
             byDay[d] = t
@@ -55,13 +63,14 @@ public struct HistoryFormatter: Sendable {
         let names = records.map { outcomeName($0.outcome) }
         let nameWidth = max(9, names.map(\.count).max() ?? 0)
         for (r, name) in zip(records, names) {
-            let coloured = r.outcome == .skipped ? style.yellow(name) : r.outcome.countsAsCompleted ? style.green(name) : name
-            let rested = r.outcome == .skipped || r.seconds == 0
+            let notTaken = r.outcome == .skipped || r.outcome == .missed
+            let coloured = notTaken ? style.yellow(name) : r.outcome.countsAsCompleted ? style.green(name) : name
+            let rested = notTaken || r.seconds == 0
                 ? "" : String(repeating: " ", count: max(0, nameWidth - name.count)) + "  " + TimeText.span(Int64(r.seconds))
             out += "  " + time.clockSeconds(r.at) + "  " + coloured + rested + "\n"
         }
         let t = tally(records, days: [date])[0]
-        out += tr("Total: %d completed, %d skipped", t.completed, t.skipped) + "\n"
+        out += tr("Total: %s", t.words) + "\n"
         return out
     }
 
@@ -71,6 +80,7 @@ public struct HistoryFormatter: Sendable {
         // TRANSLATORS: how a break ended, in `icarectl history`.
         case .completed: return trc("outcome", "completed")
         case .skipped: return trc("outcome", "skipped")
+        case .missed: return trc("outcome", "missed")
         case .natural: return trc("outcome", "natural")
         default: return outcome.rawValue
         }
@@ -78,33 +88,34 @@ public struct HistoryFormatter: Sendable {
 
     // MARK: several days
 
-    /// `history --days N`: a bar per day, `█` completed and `░` skipped.
+    /// `history --days N`: a bar per day, `█` completed and `░` not taken (skipped or missed).
     public func chart(_ tallies: [HistoryDay]) -> String {
-        let most = tallies.map { $0.completed + $0.skipped }.max() ?? 0
-        // Columns for completed and skipped: exact up to maxBar, else scaled
+        let most = tallies.map { $0.completed + $0.notTaken }.max() ?? 0
+        // Columns for completed and not taken: exact up to maxBar, else scaled
         // with the day's total rounded, and a visible cell for any non-zero count.
         func columns(_ t: HistoryDay) -> (Int, Int) {
-            guard most > maxBar else { return (t.completed, t.skipped) }
-            let sum = t.completed + t.skipped
+            guard most > maxBar else { return (t.completed, t.notTaken) }
+            let sum = t.completed + t.notTaken
             let total = max(sum > 0 ? 1 : 0, (sum * maxBar + most / 2) / most)
             var c = min(total, t.completed > 0 ? max(1, (t.completed * maxBar + most / 2) / most) : 0)
-            if t.skipped > 0, c == total { c = max(0, total - 1) }
-            return (c, max(total - c, t.skipped > 0 ? 1 : 0))
+            if t.notTaken > 0, c == total { c = max(0, total - 1) }
+            return (c, max(total - c, t.notTaken > 0 ? 1 : 0))
         }
         let width = tallies.map { let (c, s) = columns($0); return c + s }.max() ?? 0
-        var out = trn("Breaks, last %d day (█ completed, ░ skipped):", "Breaks, last %d days (█ completed, ░ skipped):",
-                      tallies.count, tallies.count) + "\n"
+        var out = trn("Breaks, last %d day (█ completed, ░ skipped or missed):",
+                      "Breaks, last %d days (█ completed, ░ skipped or missed):", tallies.count, tallies.count) + "\n"
         for t in tallies {
             let (c, s) = columns(t)
             let bar = style.green(String(repeating: "█", count: c)) + style.yellow(String(repeating: "░", count: s))
                 + String(repeating: " ", count: width - c - s)
-            out += t.date.localized + "  " + bar + (width > 0 ? "  " : "")
-                + tr("%d completed, %d skipped", t.completed, t.skipped) + "\n"
+            out += t.date.localized + "  " + bar + (width > 0 ? "  " : "") + t.words + "\n"
         }
         let done = tallies.reduce(0) { $0 + $1.completed }, skipped = tallies.reduce(0) { $0 + $1.skipped }
-        out += done + skipped > 0
-            ? tr("Total: %d completed, %d skipped (%d%% completed)", done, skipped, done * 100 / (done + skipped))
-            : tr("Total: %d completed, %d skipped", done, skipped)
+        let missed = tallies.reduce(0) { $0 + $1.missed }
+        let words = TallyText.counts(completed: done, skipped: skipped, missed: missed)
+        out += done + skipped + missed > 0
+            ? tr("Total: %s (%d%% completed)", words, done * 100 / (done + skipped + missed))
+            : tr("Total: %s", words)
         return out + "\n"
     }
 
@@ -116,7 +127,7 @@ public struct HistoryFormatter: Sendable {
         var m: [(String, JSON)] = [("date", .string(date.description))]
         m += JSON.time("from", from, time) + JSON.time("to", to, time)
         m.append(("breaks", .array(records.map(recordJSON))))
-        m += [("completed", .int(Int64(t.completed))), ("skipped", .int(Int64(t.skipped)))]
+        m += [("completed", .int(Int64(t.completed))), ("skipped", .int(Int64(t.skipped))), ("missed", .int(Int64(t.missed)))]
         return .object(m)
     }
 
@@ -129,10 +140,12 @@ public struct HistoryFormatter: Sendable {
         var m = JSON.time("from", from, time) + JSON.time("to", to, time)
         m.append(("days", .array(tallies.map { t in
             .object([("date", .string(t.date.description)), ("completed", .int(Int64(t.completed))),
-                     ("natural", .int(Int64(t.natural))), ("skipped", .int(Int64(t.skipped))), ("other", .int(Int64(t.other)))])
+                     ("natural", .int(Int64(t.natural))), ("skipped", .int(Int64(t.skipped))), ("missed", .int(Int64(t.missed))),
+                     ("other", .int(Int64(t.other)))])
         })))
         m += [("completed", .int(Int64(tallies.reduce(0) { $0 + $1.completed }))),
-              ("skipped", .int(Int64(tallies.reduce(0) { $0 + $1.skipped })))]
+              ("skipped", .int(Int64(tallies.reduce(0) { $0 + $1.skipped }))),
+              ("missed", .int(Int64(tallies.reduce(0) { $0 + $1.missed })))]
         return .object(m)
     }
 }

@@ -12,7 +12,7 @@
 //   {"running":true,"state":"waiting","pause_reason":"",
 //    "next_break":ISO|null,"next_break_us":N,"seconds_to_next_break":N,
 //    "break_ends":ISO|null,"break_ends_us":N,"paused_until":ISO|null,"paused_until_us":N,
-//    "completed_today":N,"skipped_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
+//    "completed_today":N,"skipped_today":N,"missed_today":N,"do_not_disturb":false,"do_not_disturb_source":"",
 //    "service_version":"…","now":ISO,"now_us":N,"config_problems":["…"],
 //    "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,
 //    "sound_played_by":"icared","phones":["Pixel 7 (KDE Connect)"],"sandbox_limits":["…"]}
@@ -38,14 +38,16 @@
 // history [DAY] --json
 //   {"date":"2024-11-29","from":ISO,"from_us":N,"to":ISO,"to_us":N,
 //    "breaks":[{"at":ISO,"at_us":N,"outcome":"completed","seconds":20}, …],
-//    "completed":N,"skipped":N}
-//   outcome: completed | skipped | natural | (newer outcomes pass through);
+//    "completed":N,"skipped":N,"missed":N}
+//   outcome: completed | skipped | missed | natural | (newer outcomes pass through);
+//   skipped: Skip pressed; missed: a reminder left unanswered for a whole interval
+//   (icared before 0.6 wrote those as skipped);
 //   "completed" counts completed and natural, as CompletedToday does.
 //
 // history --days N --json
 //   {"from":ISO,"from_us":N,"to":ISO,"to_us":N,
-//    "days":[{"date":"2024-11-23","completed":N,"natural":N,"skipped":N,"other":N}, …],
-//    "completed":N,"skipped":N}
+//    "days":[{"date":"2024-11-23","completed":N,"natural":N,"skipped":N,"missed":N,"other":N}, …],
+//    "completed":N,"skipped":N,"missed":N}
 //
 // monitor --json (one line per event)
 //   {"when":ISO,"when_us":N,"kind":"signal","name":"BreakStarted","time":ISO,"time_us":N}
@@ -63,7 +65,7 @@ public enum JSONShapes {
             #" "seconds_to_next_break":N,"#,
             #" "break_ends":ISO|null,"break_ends_us":N,"#,
             #" "paused_until":ISO|null,"paused_until_us":N,"#,
-            #" "completed_today":N,"skipped_today":N,"#,
+            #" "completed_today":N,"skipped_today":N,"missed_today":N,"#,
             #" "do_not_disturb":false,"do_not_disturb_source":"","#,
             #" "service_version":"...","now":ISO,"now_us":N,"#,
             #" "config_problems":["..."],"#,
@@ -86,13 +88,13 @@ public enum JSONShapes {
             #" "to":ISO,"to_us":N,"#,
             #" "breaks":[{"at":ISO,"at_us":N,"outcome":"completed","#,
             #"            "seconds":20}],"#,
-            #" "completed":N,"skipped":N}"#,
+            #" "completed":N,"skipped":N,"missed":N}"#,
         ]),
         ("history --days N --json", [
             #"{"from":ISO,"from_us":N,"to":ISO,"to_us":N,"#,
             #" "days":[{"date":"YYYY-MM-DD","completed":N,"natural":N,"#,
-            #"          "skipped":N,"other":N}],"#,
-            #" "completed":N,"skipped":N}"#,
+            #"          "skipped":N,"missed":N,"other":N}],"#,
+            #" "completed":N,"skipped":N,"missed":N}"#,
         ]),
         ("monitor --json", [
             #"{"when":ISO,"when_us":N,"#,

@@ -48,7 +48,8 @@ public struct MonitorFormatter: Sendable {
     }
 
     static let timeProperties: Set<String> = ["NextBreak", "BreakEnds", "PausedUntil"]
-    static let signalArgument = ["BreakDue": "at", "BreakStarted": "ends", "BreakCompleted": "at", "BreakSkipped": "at", "BreakSnoozed": "until"]
+    static let signalArgument = ["BreakDue": "at", "BreakStarted": "ends", "BreakCompleted": "at", "BreakSkipped": "at", "BreakMissed": "at",
+                                 "BreakSnoozed": "until"]
 
     /// `2024-11-29 14:32:00.123  BreakStarted ends 14:32:20` and the like.
     public func text(_ event: LiveEvent, at now: Timestamp) -> [String] {

@@ -103,7 +103,7 @@ public struct StatusFormatter: Sendable {
     }
 
     func todayWords(_ s: ServiceStatus) -> String {
-        tr("%d completed, %d skipped", s.completedToday, s.skippedToday)
+        s.todayWords
     }
 
     /// `on (gnome)`, `on`, `off`.
@@ -223,6 +223,7 @@ public struct StatusFormatter: Sendable {
         m += JSON.time("break_ends", s.breakEnds, time)
         m += JSON.time("paused_until", s.pausedUntil, time)
         m += [("completed_today", .int(Int64(s.completedToday))), ("skipped_today", .int(Int64(s.skippedToday))),
+              ("missed_today", .int(Int64(s.missedToday))),
               ("do_not_disturb", .bool(s.doNotDisturb)), ("do_not_disturb_source", .string(s.doNotDisturbSource)),
               ("service_version", .string(s.version))]
         m += JSON.time("now", now, time)

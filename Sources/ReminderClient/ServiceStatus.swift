@@ -11,6 +11,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var pausedUntil: Timestamp = 0
     public var completedToday: UInt32 = 0
     public var skippedToday: UInt32 = 0
+    /// Reminders left unanswered today (`MissedToday`; 0 from a service before 0.6).
+    public var missedToday: UInt32 = 0
     public var doNotDisturb = false
     public var doNotDisturbSource = ""
     /// In a call, a screen share or a video (`Busy`, `BusySource`, `BusyReason`).
@@ -53,6 +55,7 @@ public struct ServiceStatus: Equatable, Sendable {
             case "PausedUntil": pausedUntil = value.uint64.map(Timestamp.init(clamping:)) ?? pausedUntil
             case "CompletedToday": completedToday = value.uint32 ?? completedToday
             case "SkippedToday": skippedToday = value.uint32 ?? skippedToday
+            case "MissedToday": missedToday = value.uint32 ?? missedToday
             case "DoNotDisturb": doNotDisturb = value.bool ?? doNotDisturb
             case "DoNotDisturbSource": doNotDisturbSource = value.string ?? doNotDisturbSource
             case "Busy": busy = value.bool ?? busy
@@ -116,5 +119,12 @@ extension SettingValue {
         case .string(let s): return .string(s)
         case .bool(let b): return .bool(b)
         }
+    }
+}
+
+extension ServiceStatus {
+    /// Today's breaks in words (`TallyText`).
+    public var todayWords: String {
+        TallyText.counts(completed: Int(completedToday), skipped: Int(skippedToday), missed: Int(missedToday))
     }
 }

@@ -4,8 +4,11 @@ public struct Outcome: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public init(rawValue: String) { self.rawValue = rawValue }
     /// The countdown ran to its end.
     public static let completed = Outcome(rawValue: "completed")
-    /// Skip, or a reminder left unanswered for a whole interval.
+    /// Skip, pressed or called.
     public static let skipped = Outcome(rawValue: "skipped")
+    /// A reminder left unanswered for a whole interval: iCare cannot know it was seen (before 0.6
+    /// this was written as `skipped`).
+    public static let missed = Outcome(rawValue: "missed")
     /// Locked, idle or asleep for at least one break: the eyes rested anyway.
     public static let natural = Outcome(rawValue: "natural")
     public var description: String { rawValue }

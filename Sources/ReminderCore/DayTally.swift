@@ -4,6 +4,7 @@ struct DayTally: Equatable, Sendable {
     var end: Timestamp
     var completed: UInt32 = 0
     var skipped: UInt32 = 0
+    var missed: UInt32 = 0
 
     /// Empty counters for the local day containing `t`.
     init(containing t: Timestamp, calendar: any LocalCalendar) {
@@ -19,6 +20,8 @@ struct DayTally: Equatable, Sendable {
             completed &+= 1
         } else if record.outcome == .skipped {
             skipped &+= 1
+        } else if record.outcome == .missed {
+            missed &+= 1
         }
     }
 
@@ -32,6 +35,7 @@ struct DayTally: Equatable, Sendable {
             self = DayTally(containing: t, calendar: calendar)
             completed = kept.completed
             skipped = kept.skipped
+            missed = kept.missed
         }
     }
 }
@@ -47,6 +51,7 @@ extension DayTally {
         if !later {
             completed = kept.completed
             skipped = kept.skipped
+            missed = kept.missed
         }
     }
 }

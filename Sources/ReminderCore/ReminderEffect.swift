@@ -10,8 +10,10 @@ public enum ReminderEffect: Equatable, Sendable {
     case breakStarted(ends: Timestamp)
     /// A countdown ran to its end: emit `BreakCompleted`.
     case breakCompleted(at: Timestamp)
-    /// A break was skipped (by `Skip` or left unanswered): emit `BreakSkipped`.
+    /// A break was skipped (by `Skip`): emit `BreakSkipped`.
     case breakSkipped(at: Timestamp)
+    /// A reminder was left unanswered for a whole interval: emit `BreakMissed`.
+    case breakMissed(at: Timestamp)
     /// A reminder was snoozed: emit `BreakSnoozed`.
     case breakSnoozed(until: Timestamp)
 }

@@ -15,6 +15,7 @@ extension ReminderEngine {
             pausedUntil: userPause?.until ?? 0,
             completedToday: tally.completed,
             skippedToday: tally.skipped,
+            missedToday: tally.missed,
             doNotDisturb: doNotDisturb,
             reminderHeld: heldDue)
     }

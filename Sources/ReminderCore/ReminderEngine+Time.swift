@@ -33,7 +33,7 @@ extension ReminderEngine {
 
     /// Applies every change due up to `now`, in time order. A reminder due
     /// before `now` goes out at `now`, so a long gap yields at most one
-    /// skipped record and one fresh reminder. A `now` before `clock` moves
+    /// missed record and one fresh reminder. A `now` before `clock` moves
     /// every pending instant back by the difference.
     mutating func advance(to now: Timestamp, _ out: inout Outbox) {
         if now < clock {
@@ -67,8 +67,8 @@ extension ReminderEngine {
             phase = .due(start: phase.intervalStart ?? t, since: now, held: holding)
             if !holding { out.announce = true }
         case .unanswered:
-            record(.skipped, at: t, seconds: 0, &out)
-            out.effects.append(.breakSkipped(at: t))
+            record(.missed, at: t, seconds: 0, &out)
+            out.effects.append(.breakMissed(at: t))
             phase = .due(start: t, since: now, held: holding)
             if !holding { out.announce = true }
         case .boundary:

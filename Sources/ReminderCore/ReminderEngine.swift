@@ -12,7 +12,7 @@ import Localization
 ///   `snoozed` closes the reminder without a record; a running break goes on.
 /// - A reminder that should have gone out while the engine was not told
 ///   (a gap, a clock jump) goes out at the moment it learns, never in the
-///   past; a reminder already out becomes at most one `skipped` record.
+///   past; a reminder already out becomes at most one `missed` record.
 /// - Time away (lock, sleep, idle) counts only inside the current active
 ///   stretch; a natural record is written only if the person returns inside
 ///   active hours, for at most `naturalRestCap` seconds.

@@ -19,6 +19,8 @@ public struct ReminderStatus: Equatable, Sendable {
     public var completedToday: UInt32
     /// `SkippedToday`: skipped records since local midnight.
     public var skippedToday: UInt32
+    /// `MissedToday`: missed records (reminders left unanswered) since local midnight.
+    public var missedToday: UInt32
     /// `DoNotDisturb`, as last reported.
     public var doNotDisturb: Bool
     /// Due, but held back by `DndPolicy.defer` while do-not-disturb is on:
@@ -28,7 +30,8 @@ public struct ReminderStatus: Equatable, Sendable {
     /// A status from its parts.
     public init(state: ReminderState, pauseReason: PauseReason = .none, nextBreak: Timestamp = 0,
                 breakEnds: Timestamp = 0, pausedUntil: Timestamp = 0, completedToday: UInt32 = 0,
-                skippedToday: UInt32 = 0, doNotDisturb: Bool = false, reminderHeld: Bool = false) {
+                skippedToday: UInt32 = 0, missedToday: UInt32 = 0, doNotDisturb: Bool = false,
+                reminderHeld: Bool = false) {
         self.state = state
         self.pauseReason = pauseReason
         self.nextBreak = nextBreak
@@ -36,6 +39,7 @@ public struct ReminderStatus: Equatable, Sendable {
         self.pausedUntil = pausedUntil
         self.completedToday = completedToday
         self.skippedToday = skippedToday
+        self.missedToday = missedToday
         self.doNotDisturb = doNotDisturb
         self.reminderHeld = reminderHeld
     }

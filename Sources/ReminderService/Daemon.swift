@@ -268,6 +268,7 @@ public final class Daemon {
             case .breakStarted(let ends): emit("BreakStarted", .uint64(UInt64(max(0, ends))))
             case .breakCompleted(let at): emit("BreakCompleted", .uint64(UInt64(max(0, at))))
             case .breakSkipped(let at): emit("BreakSkipped", .uint64(UInt64(max(0, at))))
+            case .breakMissed(let at): emit("BreakMissed", .uint64(UInt64(max(0, at))))
             case .breakSnoozed(let until): emit("BreakSnoozed", .uint64(UInt64(max(0, until))))
             }
             followEffect(effect)

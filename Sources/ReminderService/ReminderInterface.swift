@@ -93,7 +93,7 @@ enum ReminderInterface {
             },
             Method("GetHistory", in: [Argument("from", "t"), Argument("to", "t")], out: [Argument("records", "a(tsu)")], doc: """
                 The break records with from <= at < to, oldest first: (when it ended, outcome,
-                seconds rested). Outcomes: completed, skipped, natural; clients must accept
+                seconds rested). Outcomes: completed, skipped, missed (since 0.6; skipped before), natural; clients must accept
                 unknown strings. Error: InvalidArgs when from > to.
                 """) { call throws(DBusError) in
                 let from = call.arguments[0].uint64!, to = call.arguments[1].uint64!
@@ -142,8 +142,10 @@ enum ReminderInterface {
                      read: { time(b.status.pausedUntil) }),
             Property("CompletedToday", "u", doc: "completed + natural records since local midnight.",
                      read: { .uint32(b.status.completedToday) }),
-            Property("SkippedToday", "u", doc: "skipped records since local midnight.",
+            Property("SkippedToday", "u", doc: "skipped records (Skip pressed or called) since local midnight.",
                      read: { .uint32(b.status.skippedToday) }),
+            Property("MissedToday", "u", doc: "missed records (reminders left unanswered for a whole Interval) since local midnight.",
+                     read: { .uint32(b.status.missedToday) }),
             Property("DoNotDisturb", "b", doc: "The desktop's do-not-disturb, as observed.",
                      read: { .bool(b.status.doNotDisturb) }),
             Property("DoNotDisturbSource", "s", doc: """
@@ -264,7 +266,8 @@ enum ReminderInterface {
         SignalDescription("BreakDue", [Argument("at", "t")], doc: "A reminder goes out (also when no notification server runs)."),
         SignalDescription("BreakStarted", [Argument("ends", "t")], doc: "A break countdown starts; it ends at ends."),
         SignalDescription("BreakCompleted", [Argument("at", "t")], doc: "A countdown ran to its end."),
-        SignalDescription("BreakSkipped", [Argument("at", "t")], doc: "A break was skipped (Skip, or a reminder unanswered for a whole Interval)."),
+        SignalDescription("BreakSkipped", [Argument("at", "t")], doc: "A break was skipped (Skip)."),
+        SignalDescription("BreakMissed", [Argument("at", "t")], doc: "A reminder was left unanswered for a whole Interval: a missed record."),
         SignalDescription("BreakSnoozed", [Argument("until", "t")], doc: "A reminder was snoozed until until."),
     ]
 }

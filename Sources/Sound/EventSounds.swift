@@ -89,7 +89,7 @@ public final class EventSounds {
         switch effect {
         case .breakDue: return reminderSound
         case .breakCompleted: return completeSound
-        case .record, .breakStarted, .breakSkipped, .breakSnoozed: return nil
+        case .record, .breakStarted, .breakSkipped, .breakMissed, .breakSnoozed: return nil
         }
     }
 

@@ -44,7 +44,8 @@ public enum StatusItemTexts {
         switch status.state {
         case .waiting, .snoozed, .due, .break:
             // TRANSLATORS: the panel icon's tooltip: the status (e.g. "Next break at 14:20"), then today's tally.
-            return tr("%s · %s", text, tr("%d completed, %d skipped today", status.completedToday, status.skippedToday))
+            // TRANSLATORS: today's breaks in the tooltip, e.g. "3 completed, 1 skipped today".
+            return tr("%s · %s", text, tr("%s today", TallyText.today(status)))
         case .paused, .inactive:
             return text
         }
@@ -96,7 +97,7 @@ public enum StatusItemTexts {
     public static var pauseUntilResumed: String { tr("Pause until resumed") }
     public static var resume: String { tr("Resume") }
     static func tally(_ status: ReminderStatus) -> String {
-        tr("Today: %d completed, %d skipped", status.completedToday, status.skippedToday)
+        tr("Today: %s", TallyText.today(status))
     }
     static var interval: String { tr("Break every") }
     static func minutes(_ m: UInt32) -> String { tr("%d min", m) }

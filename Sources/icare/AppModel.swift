@@ -8,6 +8,10 @@ struct DayCount: Equatable {
     let date: LocalDate
     var completed = 0
     var skipped = 0
+    var missed = 0
+    /// Skipped and missed: the chart's outlined bar.
+    var notTaken: Int { skipped + missed }
+    var words: String { TallyText.counts(completed: completed, skipped: skipped, missed: missed) }
 }
 
 /// The app's view of the service: icarectl's live feed (signals and
@@ -43,8 +47,8 @@ final class AppModel {
         feed.onEvent = { [unowned self] event in
             switch event {
             case .snapshot, .service(running: true): self.readHistory()
-            case .signal(let name, _) where name == "BreakCompleted" || name == "BreakSkipped": self.readHistory()
-            case .properties(let changes) where changes.contains { $0.0 == "CompletedToday" || $0.0 == "SkippedToday" }:
+            case .signal(let name, _) where ["BreakCompleted", "BreakSkipped", "BreakMissed"].contains(name): self.readHistory()
+            case .properties(let changes) where changes.contains { ["CompletedToday", "SkippedToday", "MissedToday"].contains($0.0) }:
                 self.readHistory()
             default: break
             }
@@ -113,7 +117,13 @@ final class AppModel {
                 let d = self.time.calendar.local(r.at).date
                 let i = d.daysSinceEpoch - first.daysSinceEpoch
                 guard (0..<7).contains(i) else { continue }
-                if r.outcome.countsAsCompleted { days[i].completed += 1 } else if r.outcome == .skipped { days[i].skipped += 1 }
+                if r.outcome.countsAsCompleted {
+                    days[i].completed += 1
+                } else if r.outcome == .skipped {
+                    days[i].skipped += 1
+                } else if r.outcome == .missed {
+                    days[i].missed += 1
+                }
                 if d == todayDate { todays.append(r) }
             }
             self.week = days

@@ -4,7 +4,7 @@ import ReminderClient
 import Localization
 
 /// Today's completed and skipped breaks with their times, and the last seven
-/// days as a small chart (`WeekChart`: completed against skipped, each day
+/// days as a small chart (`WeekChart`: completed against not taken, each day
 /// named for screen readers with its weekday and counts).
 final class HistoryView {
     let model: AppModel

@@ -75,7 +75,7 @@ enum HomeTexts {
     static var preferences: String { tr("Preferences") }
 
     static var today: String { tr("Today") }
-    static func tally(_ s: ServiceStatus) -> String { tr("%d completed, %d skipped", s.completedToday, s.skippedToday) }
+    static func tally(_ s: ServiceStatus) -> String { s.todayWords }
     static var noBreaksYet: String { tr("No breaks yet today.") }
     /// One record of today: `14:20  completed (20 s)`.
     static func record(_ r: BreakRecord, time: TimeText) -> String {
@@ -84,24 +84,27 @@ enum HomeTexts {
         // TRANSLATORS: outcomes of a break in the app's list of today's breaks.
         case .completed: what = trc("outcome", "completed")
         case .skipped: what = trc("outcome", "skipped")
+        case .missed: what = trc("outcome", "missed")
         case .natural: what = trc("outcome", "rested away from the screen")
         default: what = r.outcome.rawValue
         }
-        return r.outcome == .skipped ? tr("%s  %s", time.clock(r.at), what) : tr("%s  %s (%d s)", time.clock(r.at), what, r.seconds)
+        return r.outcome == .skipped || r.outcome == .missed ? tr("%s  %s", time.clock(r.at), what) : tr("%s  %s (%d s)", time.clock(r.at), what, r.seconds)
     }
     static var lastWeek: String { tr("Last 7 days") }
     /// A day of the chart, for screen readers: `Tuesday: 12 completed, 1 skipped`.
-    static func day(_ name: String, completed: Int, skipped: Int) -> String {
-        tr("%s: %s", name, tr("%d completed, %d skipped", completed, skipped))
+    static func day(_ name: String, _ words: String) -> String {
+        tr("%s: %s", name, words)
     }
 
-    /// A day's counts under its bars: completed/skipped.
-    static func dayCounts(completed: Int, skipped: Int) -> String {
-        // TRANSLATORS: under each day of the app's 7-day chart: completed breaks/skipped breaks.
-        tr("%d/%d", completed, skipped)
+    /// A day's counts under its bars: completed/not taken.
+    static func dayCounts(completed: Int, notTaken: Int) -> String {
+        // TRANSLATORS: under each day of the app's 7-day chart: completed breaks/breaks skipped or missed.
+        tr("%d/%d", completed, notTaken)
     }
     /// How to read the chart.
-    static var chartLegend: String { tr("Filled bars: completed. Outlined bars: skipped. Under each day: completed/skipped.") }
+    static var chartLegend: String {
+        tr("Filled bars: completed. Outlined bars: skipped or missed. Under each day: completed/not taken.")
+    }
 
     static var desktopEyeBreaks: String {
         tr("GNOME's own eyesight breaks are on too. Keep one: turn them off in Settings (Wellbeing), or stop iCare.")

@@ -4,7 +4,7 @@ import ReminderClient
 import Localization
 
 /// The last seven days as a small chart: for each day a filled bar for the
-/// completed breaks beside an outlined one for the skipped (told apart by
+/// completed breaks beside an outlined one for those skipped or missed (told apart by
 /// their shape, not their colour alone), both counts under them, and the
 /// day's name. Each day is one element for screen readers, named with its
 /// weekday and counts ("Tuesday: 3 completed, 1 skipped").
@@ -24,13 +24,13 @@ final class WeekChart {
         guard week != shown else { return }
         shown = week
         UI.clear(days)
-        let most = max(1, week.map { max($0.completed, $0.skipped) }.max() ?? 1)
+        let most = max(1, week.map { max($0.completed, $0.notTaken) }.max() ?? 1)
         for day in week {
-            let bars = DayBars(completed: day.completed, skipped: day.skipped, most: most)
-            let spoken = HomeTexts.day(WeekChart.weekdayName(day.date.weekday), completed: day.completed, skipped: day.skipped)
+            let bars = DayBars(completed: day.completed, notTaken: day.notTaken, most: most)
+            let spoken = HomeTexts.day(WeekChart.weekdayName(day.date.weekday), day.words)
             icare_accessible_label(gp(bars.widget), spoken)
             gtk_widget_set_tooltip_text(bars.widget, spoken)
-            let counts = UI.label(HomeTexts.dayCounts(completed: day.completed, skipped: day.skipped), classes: ["caption", "numeric"])
+            let counts = UI.label(HomeTexts.dayCounts(completed: day.completed, notTaken: day.notTaken), classes: ["caption", "numeric"])
             let name = UI.label(LocaleTime.weekday(day.date.weekday), classes: ["caption"])
             UI.append(days, UI.box(true, spacing: 2, [bars.widget, counts, name]))
         }
@@ -43,14 +43,14 @@ final class WeekChart {
 }
 
 /// One day's two bars, drawn in the widget's own text colour (so they follow
-/// light and dark): completed filled, skipped outlined.
+/// light and dark): completed filled, not taken (skipped or missed) outlined.
 private final class DayBars {
     let widget: Widget
-    let completed: Int, skipped: Int, most: Int
+    let completed: Int, notTaken: Int, most: Int
 
-    init(completed: Int, skipped: Int, most: Int) {
+    init(completed: Int, notTaken: Int, most: Int) {
         self.completed = completed
-        self.skipped = skipped
+        self.notTaken = notTaken
         self.most = most
         widget = icare_drawing_area_image()!
         let area = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkDrawingArea.self)
@@ -68,9 +68,9 @@ private final class DayBars {
             // Completed: a filled bar on the left (a hairline when none).
             cairo_rectangle(cr, 0, top(me.completed), bar, h - top(me.completed))
             cairo_fill(cr)
-            // Skipped: an outline on the right.
+            // Not taken: an outline on the right.
             cairo_set_line_width(cr, 1.5)
-            let t = top(me.skipped)
+            let t = top(me.notTaken)
             cairo_rectangle(cr, w - bar + 0.75, t + 0.75, bar - 1.5, max(0.5, h - t - 0.75))
             cairo_stroke(cr)
         }

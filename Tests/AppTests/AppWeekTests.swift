@@ -17,13 +17,15 @@ import TestSupport
     }
 
     /// The chart's days (images named "Weekday: n completed, m skipped"), oldest first.
-    static func chart(_ home: [Element], _ suffix: String = " skipped") -> [String] {
-        home.filter { $0.role == "image" && $0.name.hasSuffix(suffix) && $0.name.contains(": ") }.map(\.name)
+    /// The days of the chart: images named "Weekday: N completed, N skipped" (", N missed" when there was one).
+    static func chart(_ home: [Element], _ suffixes: [String] = [" skipped", " missed"]) -> [String] {
+        home.filter { e in e.role == "image" && e.name.contains(": ") && suffixes.contains { e.name.hasSuffix($0) } }.map(\.name)
     }
 
-    /// A completed break and two skipped ones, made through the service's own methods: today's day
-    /// in the chart says both counts, the day's figures show under its bars, the six days before say 0.
-    @Test func theChartShowsCompletedAgainstSkippedForEachDay() throws {
+    /// A completed break, two skipped ones and a reminder left unanswered, made through the service's own
+    /// methods and clock: today's day in the chart says the three counts, the day's figures (completed/not
+    /// taken) show under its bars, the six days before say 0.
+    @Test func theChartShowsCompletedAgainstSkippedAndMissedForEachDay() throws {
         // 60 times faster for the interval; the break is its real 10 s.
         let rig = try AppRig(config: AppRig.config + "Interval = 900\n", serviceArguments: ["--log-stderr", "--time-scale", "60"])
         defer { rig.stop() }
@@ -37,21 +39,24 @@ import TestSupport
         try AppHomeTests.waitForState(s, "break")
         try s.call("Skip")
         try AppHomeTests.waitForState(s, "waiting")
+        // The next reminder (15 s away at this scale) left unanswered for a whole interval: missed, not skipped.
+        #expect(try waitUntil(timeout: 60, interval: 0.2) { try s.number("MissedToday") == 1 }, "no missed reminder: \(s.log)")
         try rig.press("Start break now")
         try AppHomeTests.waitForState(s, "break")
         let today = Self.weekday(Date())
         // All seven days: a read of the accessibility tree while the chart is rebuilt can miss one.
         let home = try rig.waitForHome(timeout: 30, "today's day in the chart with both counts") {
-            Self.chart($0).contains("\(today): 1 completed, 2 skipped") && Self.chart($0).count == 7
+            Self.chart($0).contains("\(today): 1 completed, 2 skipped, 1 missed") && Self.chart($0).count == 7
         }
         let days = Self.chart(home)
         #expect(days.count == 7, "seven days: \(days)")
-        #expect(days.last == "\(today): 1 completed, 2 skipped", "today last: \(days)")
+        #expect(days.last == "\(today): 1 completed, 2 skipped, 1 missed", "today last: \(days)")
         let before = (1...6).reversed().map { Self.weekday(Date().addingTimeInterval(Double(-$0) * 86400)) + ": 0 completed, 0 skipped" }
         #expect(Array(days.prefix(6)) == before, "\(days)")
-        #expect(home.contains { $0.role == "label" && $0.name == "1/2" }, "today's figures under its bars: \(home.filter { $0.role == "label" })")
-        #expect(home.contains { $0.role == "label" && $0.name == "Filled bars: completed. Outlined bars: skipped. Under each day: completed/skipped." })
-        #expect(try s.number("CompletedToday") == 1 && s.number("SkippedToday") == 2)
+        #expect(home.contains { $0.role == "label" && $0.name == "1/3" }, "today's figures under its bars: \(home.filter { $0.role == "label" })")
+        #expect(home.contains { $0.role == "label" && $0.name == "Filled bars: completed. Outlined bars: skipped or missed. Under each day: completed/not taken." })
+        #expect(try s.number("CompletedToday") == 1 && s.number("SkippedToday") == 2 && s.number("MissedToday") == 1)
+        #expect(home.contains { $0.name.hasSuffix("  missed") }, "today's list names the missed reminder: \(home.map(\.name))")
     }
 
     @Test func theChartSpeaksDutch() throws {
@@ -64,8 +69,8 @@ import TestSupport
         try AppHomeTests.waitForState(s, "break")
         try s.call("Skip")
         let today = Self.weekday(Date(), locale: "nl_NL")
-        let home = try rig.waitForHome("the Dutch chart") { Self.chart($0, " overgeslagen").contains("\(today): 0 voltooid, 1 overgeslagen") }
-        #expect(Self.chart(home, " overgeslagen").count == 7, "\(home)")
+        let home = try rig.waitForHome("the Dutch chart") { Self.chart($0, [" overgeslagen"]).contains("\(today): 0 voltooid, 1 overgeslagen") }
+        #expect(Self.chart(home, [" overgeslagen"]).count == 7, "\(home)")
         #expect(home.contains { $0.role == "label" && $0.name.hasPrefix("Gevulde balken: voltooid.") }, "the legend: \(home.filter { $0.role == "label" })")
     }
 

@@ -141,7 +141,7 @@ import ReminderCore
             == #"{"text":"paused","alt":"paused","tooltip":"Paused until you resume\nToday: 0 completed, 0 skipped","class":"paused","percentage":0}"# + "\n")
         let json = try icarectl(h, ["status", "--json"]).stdout
         #expect(keys(json) == ["running", "state", "pause_reason", "next_break", "next_break_us", "seconds_to_next_break", "break_ends",
-                               "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "do_not_disturb",
+                               "break_ends_us", "paused_until", "paused_until_us", "completed_today", "skipped_today", "missed_today", "do_not_disturb",
                                "do_not_disturb_source", "service_version", "now", "now_us", "config_problems",
                                "busy", "busy_source", "busy_reason", "desktop_eye_breaks", "sound_played_by", "phones", "sandbox_limits"])
         let o = try jsonObject(json)
@@ -199,7 +199,7 @@ import ReminderCore
         #expect(breaks.count == 1)
         let at = try #require(breaks.first?["at"] as? String)
         #expect(breaks.first?["outcome"] as? String == "skipped")
-        #expect(keys(json) == ["date", "from", "from_us", "to", "to_us", "breaks", "at", "at_us", "outcome", "seconds", "completed", "skipped"])
+        #expect(keys(json) == ["date", "from", "from_us", "to", "to_us", "breaks", "at", "at_us", "outcome", "seconds", "completed", "skipped", "missed"])
         #expect(try icarectl(h, ["history"]).stdout == """
             Breaks on \(today.weekday) \(today.date):
               \(clock(at, seconds: true))  skipped
@@ -208,7 +208,7 @@ import ReminderCore
             """)
         let y = utcDay(offsetDays: -1), b = utcDay(offsetDays: -2)
         #expect(try icarectl(h, ["history", "--days", "3"]).stdout == """
-            Breaks, last 3 days (█ completed, ░ skipped):
+            Breaks, last 3 days (█ completed, ░ skipped or missed):
             \(b.weekday) \(b.date)     0 completed, 0 skipped
             \(y.weekday) \(y.date)     0 completed, 0 skipped
             \(today.weekday) \(today.date)  ░  0 completed, 1 skipped

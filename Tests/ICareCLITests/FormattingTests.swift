@@ -1,5 +1,6 @@
 import Testing
 import DBusKit
+import Foundation
 import ReminderCore
 @testable import ICareCLI
 
@@ -57,6 +58,14 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
 @Suite struct StatusFormattingTests {
     let f = StatusFormatter(time: text)
     let now = at(14, 20, 0)
+
+    @Test func missedRemindersAreCountedApartFromSkips() throws {
+        var s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
+        s.apply(["MissedToday": .uint32(2)])
+        #expect(f.text(s, now: now).contains("Today:          5 completed, 1 skipped, 2 missed\n"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(f.json(s, now: now).text.utf8)) as? [String: Any])
+        #expect(json["skipped_today"] as? Int == 1 && json["missed_today"] as? Int == 2)
+    }
 
     @Test func waitingText() {
         let s = status("waiting") { $0.nextBreak = at(14, 32, 30) }
@@ -195,7 +204,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         #expect(f.json(s, now: now).text == """
             {"running":true,"state":"waiting","pause_reason":"","next_break":"2024-11-29T14:32:30+01:00","next_break_us":1732887150000000,\
             "seconds_to_next_break":750,"break_ends":null,"break_ends_us":0,"paused_until":null,"paused_until_us":0,\
-            "completed_today":5,"skipped_today":1,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
+            "completed_today":5,"skipped_today":1,"missed_today":0,"do_not_disturb":false,"do_not_disturb_source":"","service_version":"0.1.0",\
             "now":"2024-11-29T14:20:00+01:00","now_us":1732886400000000,"config_problems":[],\
             "busy":false,"busy_source":"","busy_reason":"","desktop_eye_breaks":false,"sound_played_by":"","phones":[],"sandbox_limits":[]}
             """)
@@ -237,6 +246,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
     let records = [
         BreakRecord(at: at(9, 12, 5), outcome: .completed, seconds: 20),
         BreakRecord(at: at(9, 32, 40), outcome: .skipped, seconds: 0),
+        BreakRecord(at: at(9, 52, 40), outcome: .missed, seconds: 0),
         BreakRecord(at: at(10, 1), outcome: .natural, seconds: 312),
         BreakRecord(at: at(10, 30), outcome: Outcome(rawValue: "future"), seconds: 0),
     ]
@@ -246,9 +256,10 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             Breaks on Fri 2024-11-29:
               09:12:05  completed  20s
               09:32:40  skipped
+              09:52:40  missed
               10:01:00  natural    5m 12s
               10:30:00  future
-            Total: 2 completed, 1 skipped
+            Total: 2 completed, 1 skipped, 1 missed
 
             """)
         #expect(f.list([], on: day, isToday: true) == "No breaks on Fri 2024-11-29 yet.\n")
@@ -261,11 +272,11 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         more.append(BreakRecord(at: at(23, 59, on: day.adding(days: -2)), outcome: .completed, seconds: 20))
         more.append(BreakRecord(at: at(8, 0, on: day.adding(days: -5)), outcome: .completed, seconds: 20))   // outside
         #expect(f.chart(f.tally(more, days: days)) == """
-            Breaks, last 3 days (█ completed, ░ skipped):
-            Wed 2024-11-27  █    1 completed, 0 skipped
-            Thu 2024-11-28       0 completed, 0 skipped
-            Fri 2024-11-29  ██░  2 completed, 1 skipped
-            Total: 3 completed, 1 skipped (75% completed)
+            Breaks, last 3 days (█ completed, ░ skipped or missed):
+            Wed 2024-11-27  █     1 completed, 0 skipped
+            Thu 2024-11-28        0 completed, 0 skipped
+            Fri 2024-11-29  ██░░  2 completed, 1 skipped, 1 missed
+            Total: 3 completed, 1 skipped, 1 missed (60% completed)
 
             """)
     }
@@ -275,14 +286,15 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
         big.maxBar = 10
         var t1 = HistoryDay(date: day)
         t1.completed = 30
-        t1.skipped = 10
+        t1.skipped = 6
+        t1.missed = 4
         var t0 = HistoryDay(date: day.adding(days: -1))
-        t0.skipped = 1
+        t0.missed = 1
         #expect(big.chart([t0, t1]) == """
-            Breaks, last 2 days (█ completed, ░ skipped):
-            Thu 2024-11-28  ░           0 completed, 1 skipped
-            Fri 2024-11-29  ████████░░  30 completed, 10 skipped
-            Total: 30 completed, 11 skipped (73% completed)
+            Breaks, last 2 days (█ completed, ░ skipped or missed):
+            Thu 2024-11-28  ░           0 completed, 0 skipped, 1 missed
+            Fri 2024-11-29  ████████░░  30 completed, 6 skipped, 4 missed
+            Total: 30 completed, 6 skipped, 5 missed (73% completed)
 
             """)
     }
@@ -294,12 +306,12 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
             "to":"2024-11-30T00:00:00+01:00","to_us":1732921200000000,"breaks":[\
             {"at":"2024-11-29T09:12:05+01:00","at_us":1732867925000000,"outcome":"completed","seconds":20},\
             {"at":"2024-11-29T09:32:40+01:00","at_us":1732869160000000,"outcome":"skipped","seconds":0}],\
-            "completed":1,"skipped":1}
+            "completed":1,"skipped":1,"missed":0}
             """)
         let tallies = f.tally(records, days: [day])
         #expect(f.daysJSON(tallies, from: from, to: to).text == """
             {"from":"2024-11-29T00:00:00+01:00","from_us":1732834800000000,"to":"2024-11-30T00:00:00+01:00","to_us":1732921200000000,\
-            "days":[{"date":"2024-11-29","completed":2,"natural":1,"skipped":1,"other":1}],"completed":2,"skipped":1}
+            "days":[{"date":"2024-11-29","completed":2,"natural":1,"skipped":1,"missed":1,"other":1}],"completed":2,"skipped":1,"missed":1}
             """)
     }
 }

@@ -26,10 +26,12 @@ import ReminderCore
             BreakRecord(at: at(9, 12), outcome: .completed, seconds: 20),
             BreakRecord(at: at(10, 1), outcome: .natural, seconds: 312),
             BreakRecord(at: at(11, 0), outcome: .skipped, seconds: 0),
+            BreakRecord(at: at(11, 20), outcome: .missed, seconds: 0),
+            BreakRecord(at: at(11, 40), outcome: .missed, seconds: 0),
             BreakRecord(at: at(12, 0), outcome: Outcome(rawValue: "future"), seconds: 0),
         ]
         let tallies = f.tally(records, days: [day.adding(days: -1), day])
-        #expect(f.daysCSV(tallies) == "date,completed,natural,skipped,other\r\n2024-11-28,0,0,0,0\r\n2024-11-29,2,1,1,1\r\n")
+        #expect(f.daysCSV(tallies) == "date,completed,natural,skipped,missed,other\r\n2024-11-28,0,0,0,0,0\r\n2024-11-29,2,1,1,2,1\r\n")
     }
 
     /// Whoever owns the service's name can send any outcome: it is quoted where
@@ -86,10 +88,10 @@ import ReminderCore
         let week = try table(try icarectl(h, ["history", "--days", "7", "--csv"]).stdout)
         let weekJSON = try jsonObject(try icarectl(h, ["history", "--days", "7", "--json"]).stdout)
         let days = try #require(weekJSON["days"] as? [[String: Any]])
-        #expect(week.first == ["date", "completed", "natural", "skipped", "other"])
+        #expect(week.first == ["date", "completed", "natural", "skipped", "missed", "other"])
         #expect(week.count == 8)
         let expected: [[String]] = days.map { d in
-            let counts = ["completed", "natural", "skipped", "other"].map { String(d[$0] as? Int ?? -1) }
+            let counts = ["completed", "natural", "skipped", "missed", "other"].map { String(d[$0] as? Int ?? -1) }
             return [d["date"] as? String ?? "?"] + counts
         }
         #expect(Array(week.dropFirst()) == expected)

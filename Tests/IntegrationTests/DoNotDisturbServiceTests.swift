@@ -174,6 +174,7 @@ import LoopSupport
         #expect(!dunst.calls.value.contains { $0.hasPrefix("Notify") }, "a reminder was shown during DND: \(dunst.calls.value)")
         #expect(signals.signals("BreakDue").isEmpty, "BreakDue went out during DND")
         #expect(try s.number("SkippedToday") == 0)
+        #expect(try s.number("MissedToday") == 0)
     }
 
     @Test func pausePolicyClosesTheReminderOnScreenAndAFullIntervalFollows() throws {
@@ -208,6 +209,7 @@ import LoopSupport
         #expect(next >= offSent + Self.interval && next <= offSeen + Self.interval, "NextBreak \(next)")
         #expect(monitor.signals("BreakDue").isEmpty)
         #expect(try s.number("SkippedToday") == 0, "a reminder closed by DND is no skip")
+        #expect(try s.number("MissedToday") == 0)
         #expect(dunst.calls.value.count == callsWhilePaused, "nothing is shown in waiting: \(dunst.calls.value)")
     }
 
@@ -244,6 +246,7 @@ import LoopSupport
         }
         #expect(waitUntil(timeout: 10) { dunst.calls.value.contains { $0.hasPrefix("Notify") } }, "the held reminder was not shown")
         #expect(try s.number("SkippedToday") == 0)
+        #expect(try s.number("MissedToday") == 0)
     }
 
     @Test func ignorePolicyChangesNothingAndAPolicyChangeAppliesAtOnce() throws {

@@ -58,6 +58,7 @@ import LoopSupport
         try desktop.sync { shell.set(false) }
         #expect(try waitUntil { try s.property("Busy") == "b false" }, "log:\n\(s.log)")
         #expect(try s.number("SkippedToday") == 0)
+        #expect(try s.number("MissedToday") == 0)
     }
 
     /// Turned on while a full screen holds a due reminder back: icared's busy re-check runs first after the

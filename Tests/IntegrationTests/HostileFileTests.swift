@@ -78,6 +78,7 @@ import TestSupport
         #expect(skip.stderr.contains(hostile == .directory ? "Is a directory" : hostile.reason), "\(skip)")
         // Nothing changed: no skip counted, the same next break.
         #expect(try s.number("SkippedToday") == 0)
+        #expect(try s.number("MissedToday") == 0)
         #expect(try s.number("NextBreak") == next)
         #expect(try s.call("GetHistory", "tt", "0", "9223372036854775807").stdout == "a(tsu) 0\n")
         // Failing again and again keeps no file open.
@@ -166,6 +167,7 @@ import TestSupport
         let skip = try s.call("Skip")
         #expect(skip.status != 0 && skip.stderr.contains("Permission denied"), "\(skip)")
         #expect(try s.number("SkippedToday") == 0)
+        #expect(try s.number("MissedToday") == 0)
         #expect(s.process?.isRunning == true)
     }
 

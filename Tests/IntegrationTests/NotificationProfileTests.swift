@@ -88,6 +88,7 @@ struct NotificationProfileTests {
         try NotificationTests.settle(s, fake)
         #expect(try s.string("State") == "snoozed", "a button of a bubble from before the snooze does nothing")
         #expect(try s.number("SkippedToday") == 0)
+        #expect(try s.number("MissedToday") == 0)
     }
 
     // MARK: a killed icared's bubble

@@ -388,16 +388,18 @@ struct NotificationTests {
 
     @Test func anUnansweredReminderIsReplacedNotDoubled() throws {
         // A reminder that went out an Interval ago minus four seconds: restored as due (shown from
-        // the status, without a new BreakDue), it turns into a skip and a fresh reminder soon after.
+        // the status, without a new BreakDue), it turns into a miss (never a skip: nobody chose it) and a
+        // fresh reminder soon after.
         // Four seconds, not less: under the sanitizers icared can take seconds to learn the server's
-        // capabilities, and a skip before that would make the first reminder shown the fresh one.
+        // capabilities, and a miss before that would make the first reminder shown the fresh one.
         let now = Self.nowMicros()
         let since = now - 1_196_000_000
         let state = "icare-engine=1\nclock=\(now)\nphase=due\nstart=\(since - 1_200_000_000)\nsince=\(since)\nheld=0\npause=none\n"
         let (s, fake) = try Self.service(state: state)
         defer { Self.stop(s, fake) }
         let first = try Self.first(fake) { $0.isICare }
-        #expect(try waitUntil { try s.number("SkippedToday") == 1 })
+        #expect(try waitUntil { try s.number("MissedToday") == 1 })
+        #expect(try s.number("SkippedToday") == 0)
         let second = try Self.first(fake) { $0.isICare && $0.replaces != 0 }
         #expect(second.replaces == first.id && second.id == first.id, "the new reminder replaces the old")
         #expect(try s.string("State") == "due")

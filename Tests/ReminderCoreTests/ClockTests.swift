@@ -10,10 +10,10 @@ import Testing
         #expect(s.status.state == .due && s.status.nextBreak == s.now)
         s.clearLog()
         let wentOut = s.now
-        s.now += 5 * 60 * minute  // and again while the reminder is out: one skip, one fresh reminder
+        s.now += 5 * 60 * minute  // and again while the reminder is out: one miss, one fresh reminder
         let again = try s.send(.clockChanged)
-        #expect(again == [.record(BreakRecord(at: wentOut + 20 * minute, outcome: .skipped, seconds: 0)),
-                          .breakSkipped(at: wentOut + 20 * minute), .breakDue(at: s.now)])
+        #expect(again == [.record(BreakRecord(at: wentOut + 20 * minute, outcome: .missed, seconds: 0)),
+                          .breakMissed(at: wentOut + 20 * minute), .breakDue(at: s.now)])
     }
 
     @Test func aJumpBackKeepsEachCountdownsRemainingTime() throws {
@@ -47,7 +47,7 @@ import Testing
         try s.send(.clockChanged)
         #expect(s.status.state == .due && s.status.nextBreak == s.now - 3 * minute)
         s.run(until: s.now + 17 * minute)
-        #expect(s.records(.skipped).map(\.at) == [s.now])
+        #expect(s.records(.missed).map(\.at) == [s.now])
     }
 
     @Test func aTimeZoneChangeReEvaluatesTheActiveHours() throws {

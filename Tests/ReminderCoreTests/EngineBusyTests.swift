@@ -89,8 +89,8 @@ import Testing
         s.run(until: t0 + 20 * minute)
         try s.send(.busy(true), at: s.now + minute)
         #expect(s.status.state == .due && !s.status.reminderHeld)
-        s.run(until: t0 + 40 * minute)  // unanswered: one skip; the fresh reminder is held
-        #expect(s.records == [BreakRecord(at: t0 + 40 * minute, outcome: .skipped, seconds: 0)])
+        s.run(until: t0 + 40 * minute)  // unanswered: one miss; the fresh reminder is held
+        #expect(s.records == [BreakRecord(at: t0 + 40 * minute, outcome: .missed, seconds: 0)])
         #expect(dues(s) == [t0 + 20 * minute] && s.status.reminderHeld)
     }
 

@@ -49,10 +49,10 @@ import Testing
         s.run(until: t0 + 20 * minute)
         try s.send(.doNotDisturb(true), at: s.now + minute)
         #expect(s.status.state == .due && !s.status.reminderHeld)
-        s.run(until: t0 + 40 * minute)  // unanswered: one skip; the fresh reminder is held
+        s.run(until: t0 + 40 * minute)  // unanswered: one miss; the fresh reminder is held
         #expect(s.log.suffix(3) == [.breakDue(at: t0 + 20 * minute),
-                                    .record(BreakRecord(at: t0 + 40 * minute, outcome: .skipped, seconds: 0)),
-                                    .breakSkipped(at: t0 + 40 * minute)])
+                                    .record(BreakRecord(at: t0 + 40 * minute, outcome: .missed, seconds: 0)),
+                                    .breakMissed(at: t0 + 40 * minute)])
         #expect(s.status.reminderHeld)
     }
 

@@ -158,15 +158,28 @@ func sim(in state: ReminderState) -> Sim {
         #expect(s.status.state == .paused && s.status.pauseReason == .dnd)
     }
 
-    @Test func anUnansweredReminderBecomesOneSkipAndAFreshReminder() {
+    @Test func anUnansweredReminderBecomesOneMissAndAFreshReminder() {
         var s = Sim(calendar: utc, now: t0)
         s.run(until: t0 + 20 * minute)
         #expect(s.log == [.breakDue(at: t0 + 20 * minute)])
         s.clearLog()
         s.run(until: t0 + 40 * minute)
-        let skip = t0 + 40 * minute
-        #expect(s.log == [.record(BreakRecord(at: skip, outcome: .skipped, seconds: 0)), .breakSkipped(at: skip), .breakDue(at: skip)])
-        #expect(s.status.state == .due && s.status.nextBreak == skip)
+        let miss = t0 + 40 * minute
+        #expect(s.log == [.record(BreakRecord(at: miss, outcome: .missed, seconds: 0)), .breakMissed(at: miss), .breakDue(at: miss)])
+        #expect(s.status.state == .due && s.status.nextBreak == miss)
+        #expect(s.status.missedToday == 1 && s.status.skippedToday == 0, "a reminder nobody answered is not a Skip")
+    }
+
+    @Test func todaysHistoryCountsSkipsAndMissesApartAndOldSkipsStaySkips() {
+        // A day written by iCare 0.5 (its unanswered reminders were `skipped` then) and one by this version.
+        let today = [BreakRecord(at: t0 - 3 * minute, outcome: .skipped, seconds: 0),
+                     BreakRecord(at: t0 - 2 * minute, outcome: .missed, seconds: 0),
+                     BreakRecord(at: t0 - minute, outcome: .completed, seconds: 20)]
+        let engine = ReminderEngine(settings: Settings(), calendar: utc, now: t0, today: today)
+        #expect(engine.status.skippedToday == 1 && engine.status.missedToday == 1 && engine.status.completedToday == 1)
+        #expect(TallyText.today(engine.status) == "1 completed, 1 skipped, 1 missed")
+        let old = ReminderEngine(settings: Settings(), calendar: utc, now: t0, today: [today[0]])
+        #expect(TallyText.today(old.status) == "0 completed, 1 skipped", "a day without a miss reads as before")
     }
 
     @Test func aLongGapNeverPilesUpReminders() throws {
@@ -175,8 +188,8 @@ func sim(in state: ReminderState) -> Sim {
         // The service missed five hours of deadlines (stopped, or the clock jumped).
         let late = t0 + 320 * minute
         let effects = try engine.handle(.timer, at: late)
-        #expect(effects == [.record(BreakRecord(at: t0 + 40 * minute, outcome: .skipped, seconds: 0)),
-                            .breakSkipped(at: t0 + 40 * minute), .breakDue(at: late)])
+        #expect(effects == [.record(BreakRecord(at: t0 + 40 * minute, outcome: .missed, seconds: 0)),
+                            .breakMissed(at: t0 + 40 * minute), .breakDue(at: late)])
         #expect(engine.status.nextBreak == late)
         #expect(engine.nextDeadline == late + 20 * minute)
     }

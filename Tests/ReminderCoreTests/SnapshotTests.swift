@@ -78,9 +78,9 @@ import Testing
         let engine = try restarted(s, at: s.now + minute)
         #expect(engine.startupEffects.isEmpty)
         #expect(engine.status.state == .due && engine.status.nextBreak == s.status.nextBreak)
-        let late = try restarted(s, at: s.now + 25 * minute)  // down past its unanswered time: one skip, one reminder
-        #expect(late.startupEffects == [.record(BreakRecord(at: s.now + 20 * minute, outcome: .skipped, seconds: 0)),
-                                        .breakSkipped(at: s.now + 20 * minute), .breakDue(at: s.now + 25 * minute)])
+        let late = try restarted(s, at: s.now + 25 * minute)  // down past its unanswered time: one miss, one reminder
+        #expect(late.startupEffects == [.record(BreakRecord(at: s.now + 20 * minute, outcome: .missed, seconds: 0)),
+                                        .breakMissed(at: s.now + 20 * minute), .breakDue(at: s.now + 25 * minute)])
     }
 
     /// A reminder that fell due while the service was down must not be let

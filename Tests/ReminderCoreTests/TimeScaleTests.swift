@@ -49,10 +49,10 @@ import Testing
         #expect(throws: ReminderError.self) { try s.send(.snooze(seconds: 30)) }  // the ranges are the settings' own
     }
 
-    @Test func anUnansweredReminderBecomesASkipAfterAScaledInterval() {
+    @Test func anUnansweredReminderBecomesAMissAfterAScaledInterval() {
         var s = Sim(calendar: utc, now: t0, timeScale: sixty)
         s.run(until: t0 + 40 * second)
-        #expect(s.records == [BreakRecord(at: t0 + 40 * second, outcome: .skipped, seconds: 0)])
+        #expect(s.records == [BreakRecord(at: t0 + 40 * second, outcome: .missed, seconds: 0)])
         #expect(s.dueTimes == ["10:00:20", "10:00:40"])
     }
 

@@ -30,6 +30,7 @@ import TestSupport
         Thread.sleep(forTimeInterval: 25)
         #expect(try shell.bannerTitle() == "")
         #expect(try shell.session.icareProperty("SkippedToday") == "(<uint32 0>,)")
+        #expect(try shell.session.icareProperty("MissedToday") == "(<uint32 0>,)")
         #expect(try shell.session.icareProperty("State") == "(<'due'>,)")
 
         _ = try shell.eval("\(window).unmake_fullscreen()")
@@ -38,6 +39,7 @@ import TestSupport
         let listed = (try? shell.listedTitles()) ?? "?"
         #expect(shown, "no reminder banner after the full screen ended; listed: \(listed)")
         #expect(try shell.session.icareProperty("SkippedToday") == "(<uint32 0>,)")
+        #expect(try shell.session.icareProperty("MissedToday") == "(<uint32 0>,)")
 
         // BusyPolicy pause, the window full screen again: the ring's menu says why reminders are paused,
         // the full screen and not a call.

@@ -47,6 +47,7 @@ import TestSupport
             #expect(try waitUntil(timeout: 10, interval: 0.2) { try Self.inhibited(session) == "(<false>,)" })
             #expect(try plasma.state(becomes: "waiting"), "do-not-disturb over: a new interval")
             #expect(try plasma.count("SkippedToday") == 0)
+            #expect(try plasma.count("MissedToday") == 0)
 
             // DndPolicy defer: the reminder that fell due in the full screen is offered as soon as it ends.
             let defer_ = try session.run(["/usr/bin/icarectl", "set", "DndPolicy", "defer"])
@@ -60,6 +61,7 @@ import TestSupport
             try plasma.fullScreen("iCare", false)
             _ = try plasma.reminderPopup(timeout: 10)
             #expect(try plasma.count("SkippedToday") == 0)
+            #expect(try plasma.count("MissedToday") == 0)
             return
         }
 

@@ -10,6 +10,10 @@ import Testing
         func tip(_ s: ReminderStatus) -> String { StatusItemTexts.tooltip(s, clock: Self.clock) }
         #expect(tip(ReminderStatus(state: .waiting, nextBreak: 1, completedToday: 5, skippedToday: 1))
             == "Next break at 14:20 · 5 completed, 1 skipped today")
+        #expect(tip(ReminderStatus(state: .waiting, nextBreak: 1, completedToday: 5, skippedToday: 1, missedToday: 2))
+            == "Next break at 14:20 · 5 completed, 1 skipped, 2 missed today")
+        #expect(StatusItemTexts.tally(ReminderStatus(state: .waiting, completedToday: 5, skippedToday: 1, missedToday: 2))
+            == "Today: 5 completed, 1 skipped, 2 missed")
         #expect(tip(ReminderStatus(state: .snoozed, nextBreak: 1)) == "Snoozed until 14:20 · 0 completed, 0 skipped today")
         #expect(tip(ReminderStatus(state: .due)) == "Time for an eye break · 0 completed, 0 skipped today")
         #expect(tip(ReminderStatus(state: .break, breakEnds: 1)) == "Break until 14:20 · 0 completed, 0 skipped today")

@@ -1,0 +1,35 @@
+import Testing
+import Foundation
+import ReminderCore
+import TestSupport
+
+/// The ring menu's words from texts.js run by gjs, equal to the panel item's
+/// and icarectl's (`TallyText`) for the same counts: skipped and missed apart,
+/// missed said only when there is one.
+@Suite struct ShellExtensionTextsTests {
+    @Test func todaysTallySaysWhatTheOtherFacesSay() throws {
+        let counts: [(UInt32, UInt32, UInt32)] = [(0, 0, 0), (5, 1, 0), (5, 1, 2), (0, 0, 1)]
+        let texts = ShellExtensionTests.folder.appendingPathComponent("texts.js").absoluteString
+        // The Shell adds String.prototype.format (%d and %s, in order); plain gjs has none, so the script does
+        // the same for these two. `t` stands for the extension with no catalog: gettext gives the English text.
+        let script = """
+            import {tally} from '\(texts)';
+            String.prototype.format = function (...values) { let i = 0; return this.replace(/%[ds]/g, () => String(values[i++])); };
+            const t = {gettext: s => s, ngettext: (one, many, n) => n === 1 ? one : many};
+            for (const [completedToday, skippedToday, missedToday] of \(counts.map { [$0.0, $0.1, $0.2] }))
+                print(tally(t, {completedToday, skippedToday, missedToday}));
+            """
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-texts-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("tally.js")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let r = try Subprocess.run([try Subprocess.which("gjs"), "-m", file.path])
+        #expect(r.status == 0, "\(r)")
+        let want = counts.map { c in
+            "Today: " + TallyText.today(ReminderStatus(state: .waiting, completedToday: c.0, skippedToday: c.1, missedToday: c.2))
+        }
+        #expect(r.stdout.split(separator: "\n").map(String.init) == want)
+        #expect(want[2] == "Today: 5 completed, 1 skipped, 2 missed" && want[1] == "Today: 5 completed, 1 skipped")
+    }
+}
