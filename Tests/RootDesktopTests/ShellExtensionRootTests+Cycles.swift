@@ -149,7 +149,11 @@ extension ShellExtensionSteps {
         let sourcesSeen = "main-loop sources made by the 49 earlier cycles still attached: \(leftBehind.sources); "
             + "in a quiet window as long: \(quiet.sources)"
         #expect(ours.count < 10, "\(sourcesSeen)")
-        #expect(live.sources.filter { !$0.hasPrefix("[gjs]") }.count <= 1, "the live indicator's sources: \(live.sources)")
+        // The live indicator's own is its ring timeout (named by the count); the Shell's three unnamed ones
+        // can fall in this window too (seen on 50.5 on 2026-12-05), as they do in the others.
+        let liveNotGJS = live.sources.filter { !$0.hasPrefix("[gjs]") }
+        let liveUnnamed = liveNotGJS.filter { $0.allSatisfy(\.isNumber) }
+        #expect(liveNotGJS.count - liveUnnamed.count <= 1 && liveUnnamed.count <= 3, "the live indicator's sources: \(live.sources)")
         if let rulesBefore, let rulesAfter {
             // Fewer is the Shell's own (one went on 48.7 between the counts); more would be the cycles'.
             #expect(rulesAfter <= rulesBefore, "the Shell's match rules: \(rulesBefore) before, \(rulesAfter) after")

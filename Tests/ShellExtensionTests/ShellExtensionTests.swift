@@ -12,6 +12,16 @@ import TestSupport
     static let folder = InstalledICare.repo.appendingPathComponent("gnome-extension")
     static let uuid = "ring@icare.org"
 
+    /// Runs `script` as an ES module with gjs (from a file of its own, as `gjs -m` needs).
+    static func gjs(_ script: String) throws -> ProcessResult {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-gjs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("script.js")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        return try Subprocess.run([try Subprocess.which("gjs"), "-m", file.path])
+    }
+
     static func sources() throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "js" }.sorted { $0.path < $1.path }
@@ -102,12 +112,7 @@ import TestSupport
             for (const status of [\(lines.joined(separator: ", "))])
                 print(JSON.stringify(faceOf(status, \(now))));
             """
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-ring-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("faces.js")
-        try script.write(to: file, atomically: true, encoding: .utf8)
-        let r = try Subprocess.run([try Subprocess.which("gjs"), "-m", file.path])
+        let r = try Self.gjs(script)
         #expect(r.status == 0, "\(r)")
         let faces = r.stdout.split(separator: "\n").map { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]

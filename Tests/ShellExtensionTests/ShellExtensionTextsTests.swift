@@ -19,12 +19,7 @@ import TestSupport
             for (const [completedToday, skippedToday, missedToday] of \(counts.map { [$0.0, $0.1, $0.2] }))
                 print(tally(t, {completedToday, skippedToday, missedToday}));
             """
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-texts-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("tally.js")
-        try script.write(to: file, atomically: true, encoding: .utf8)
-        let r = try Subprocess.run([try Subprocess.which("gjs"), "-m", file.path])
+        let r = try ShellExtensionTests.gjs(script)
         #expect(r.status == 0, "\(r)")
         let want = counts.map { c in
             "Today: " + TallyText.today(ReminderStatus(state: .waiting, completedToday: c.0, skippedToday: c.1, missedToday: c.2))
