@@ -168,9 +168,11 @@ let package = Package(
         .target(name: "Autostart", dependencies: ["DBusKit", "DesktopWatch"], swiftSettings: lean),
         // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
         .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
+        // What icared can see on this desktop, in words: the Capabilities property (icarectl doctor reads it).
+        .target(name: "DesktopReport", dependencies: ["Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "FileKit", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "Autostart"],
+            dependencies: ["ReminderCore", "FileKit", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "Autostart", "DesktopReport"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -178,7 +180,7 @@ let package = Package(
             swiftSettings: lean, linkerSettings: serviceLinking
         ),
         // The client of org.icare.Reminder that icarectl and the app share: the proxy, the live feed, the status, times.
-        .target(name: "ReminderClient", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
+        .target(name: "ReminderClient", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization", "DesktopReport"], swiftSettings: lean),
         .target(name: "ICareCLI", dependencies: ["ReminderClient", "DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
         .executableTarget(name: "icarectl", dependencies: ["ICareCLI"], swiftSettings: lean, linkerSettings: clientLinking),
         // GTK 4 and libadwaita (libadwaita-1-dev pulls in libgtk-4-dev), for the app.
@@ -204,6 +206,7 @@ let package = Package(
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore", "DBusKit"]),
+        .testTarget(name: "DesktopReportTests", dependencies: ["DesktopReport"]),
         .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit", "DesktopWatch"]),
         .testTarget(name: "PhoneRemoteTests", dependencies: ["PhoneRemote", "FileKit", "TestSupport"]),
         .testTarget(name: "SoundTests", dependencies: ["Sound", "ReminderCore", "SystemdKit"]),

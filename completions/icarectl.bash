@@ -10,7 +10,7 @@ _icarectl() {
     case "$cmd" in
     "")
         case "$prev" in --generate-completion-script) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;; esac
-        COMPREPLY=($(compgen -W "status start snooze skip pause resume history get set watch monitor help --version --generate-completion-script --generate-manual --no-color --help" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "status start snooze skip pause resume history get set watch monitor doctor help --version --generate-completion-script --generate-manual --no-color --help" -- "$cur")) ;;
     status)
         if [[ "$prev" == --format ]]; then COMPREPLY=($(compgen -W "text plain waybar json" -- "$cur")); return; fi
         COMPREPLY=($(compgen -W "--format --json --follow --no-color --help" -- "$cur")) ;;
@@ -53,8 +53,10 @@ _icarectl() {
         COMPREPLY=($(compgen -W "--no-color --help" -- "$cur")) ;;
     monitor)
         COMPREPLY=($(compgen -W "--json --no-color --help" -- "$cur")) ;;
+    doctor)
+        COMPREPLY=($(compgen -W "--json --no-color --help" -- "$cur")) ;;
     help)
-        COMPREPLY=($(compgen -W "--no-color --help status start snooze skip pause resume history get set watch monitor help" -- "$cur")) ;;
+        COMPREPLY=($(compgen -W "--no-color --help status start snooze skip pause resume history get set watch monitor doctor help" -- "$cur")) ;;
     esac
 }
 complete -F _icarectl icarectl

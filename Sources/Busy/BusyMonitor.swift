@@ -36,6 +36,8 @@ public final class BusyMonitor {
 
     /// The sources found on the bus, by name (tests and the log read this).
     public var sourcesFound: [String] { sources.filter { $0.present == true }.map(\.name) }
+    /// Runs when a source may have come or gone (`sourcesFound`).
+    public var onSourcesChange: (() -> Void)?
 
     public func start() {
         for source in sources {
@@ -50,6 +52,7 @@ public final class BusyMonitor {
         if source.present == false, logged.insert("missing \(source.name)").inserted {
             log.info("Busy: \(source.absence) (logged once).")
         }
+        onSourcesChange?()
         let next = sources.map(\.state).first(where: \.active) ?? .free
         let nextFullScreen = sources.contains { $0.state.active && $0.state.source == BusyState.fullScreen }
         guard next != state || nextFullScreen != fullScreen else { return }

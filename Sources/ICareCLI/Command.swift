@@ -17,6 +17,8 @@ public enum Command: Equatable, Sendable {
     case set(SettingKey, SettingValue)
     case watch
     case monitor(json: Bool)
+    /// What the service can see on this desktop (`Capabilities`).
+    case doctor(json: Bool)
     /// Help for a command (nil: the overview).
     case help(String?)
     case version

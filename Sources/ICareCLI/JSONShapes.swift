@@ -54,6 +54,12 @@
 //   {"when":ISO,"when_us":N,"kind":"property","name":"State","value":"break"}
 //       (times also "value_iso":ISO|null; numbers and booleans as JSON numbers and booleans)
 //   {"when":ISO,"when_us":N,"kind":"service","name":"org.icare.Reminder","running":true}
+//
+// doctor --json
+//   {"capabilities":[{"name":"reminder-buttons","state":"works","words":"…"}, …],
+//    "sandbox_limits":["…"],"failing":N}
+//   name: reminder-buttons | do-not-disturb | time-away | calls | ring | sounds | phones | login | sandbox;
+//   state: works | limited | missing | off; failing: how many are limited or missing (exit status 1 then).
 
 /// The shapes above, for the man page: each as lines of at most 64
 /// characters, so that the section reads at 80 columns (a test renders it).
@@ -99,6 +105,11 @@ public enum JSONShapes {
         ("monitor --json", [
             #"{"when":ISO,"when_us":N,"#,
             #" "kind":"signal"|"property"|"service","name":"...",...}"#,
+        ]),
+        ("doctor --json", [
+            #"{"capabilities":[{"name":"reminder-buttons","#,
+            #"                  "state":"works","words":"..."}],"#,
+            #" "sandbox_limits":["..."],"failing":N}"#,
         ]),
     ]
 }

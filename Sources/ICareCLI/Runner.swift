@@ -90,6 +90,15 @@ struct Runner {
             }
         case .history(let range, let output):
             try history(range, output: output, now: now)
+        case .doctor(let json):
+            let s = try proxy.status()
+            let f = DoctorFormatter(style: context.style)
+            say(json ? f.json(s).text + "\n" : f.text(s))
+            let failing = s.capabilities.filter(\.fails).count
+            if failing > 0 {
+                throw .failure(trn("%d thing a person would expect does not work here.",
+                                   "%d things a person would expect do not work here.", failing, failing))
+            }
         case .get(let key, let json):
             var settings: [SettingKey: SettingValue] = [:]
             if let key {

@@ -66,6 +66,9 @@ public final class PresenceMonitor {
     public private(set) var idleThreshold: UInt32 = 20
 
     /// The sources being watched right now, for the log.
+    /// Runs when a bus source (logind, a screensaver, Mutter's idle monitor) came or went.
+    public var onSourcesChange: (() -> Void)?
+
     public var sourcesFound: [String] {
         var found: [String] = []
         if let logind, logind.present {
@@ -302,6 +305,7 @@ public final class PresenceMonitor {
             note(.debug, "\(name) went away")
         }
         updateLocked()
+        onSourcesChange?()
     }
 
     /// Logs `message` the first time `source` is missing; returns whether it did.

@@ -33,6 +33,8 @@ public struct ServiceStatus: Equatable, Sendable {
     public var phones: [String] = []
     /// What cannot work in the Flatpak sandbox now (`SandboxLimits`: "gnome-keys", …).
     public var sandboxLimits: [String] = []
+    /// What the service can see on this desktop (`Capabilities`: name, state, words); [] from a service before 0.6.
+    public var capabilities: [ReportedCapability] = []
     /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
     public var settings: [SettingKey: SettingValue] = [:]
 
@@ -71,6 +73,8 @@ public struct ServiceStatus: Equatable, Sendable {
                 if case .array(_, let items) = value.unwrapped { phones = items.compactMap(\.string) }
             case "SandboxLimits":
                 if case .array(_, let items) = value.unwrapped { sandboxLimits = items.compactMap(\.string) }
+            case "Capabilities":
+                if let items = value.array { capabilities = items.compactMap(ReportedCapability.init) }
             default:
                 if let key = SettingKey(rawValue: name), let v = SettingValue(dbus: value) { settings[key] = v }
             }

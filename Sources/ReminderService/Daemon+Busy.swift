@@ -11,6 +11,7 @@ extension Daemon {
         busy.onChange = { [unowned self] state in
             if self.desktopKnown { self.busyChanged(state) }
         }
+        busy.onSourcesChange = { [unowned self] in self.refreshCapabilities() }
         busy.start()
     }
 

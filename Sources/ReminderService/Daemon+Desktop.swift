@@ -69,6 +69,7 @@ extension Daemon {
             let threshold = Micro.seconds(presence.idleThreshold)
             self.deliver(.idle(true), at: Daemon.wallNow() - threshold)
         }
+        presence.onSourcesChange = { [unowned self] in self.refreshCapabilities() }
         presence.setIdleThreshold(seconds: engine.settings.breakDuration)
         presence.start()
     }

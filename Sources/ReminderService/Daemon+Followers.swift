@@ -40,6 +40,8 @@ extension Daemon {
         statusItem?.update(status: status, settings: settings, timeScale: engine.timeScale)
         // 5. Who plays the sounds (`SoundPlayedBy`), after the notifier: a setting may have changed it.
         showSoundWay()
+        // 6. What iCare can see on this desktop (`Capabilities`), last: it reads all of the above.
+        refreshCapabilities()
     }
 
     /// The followers of each effect, called after the effect is carried out (its signal sent).

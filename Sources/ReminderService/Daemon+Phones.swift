@@ -19,6 +19,7 @@ extension Daemon {
             if labels != self.phoneLabels { self.announcingChanges { self.phoneLabels = labels } }
             self.statusItem?.phones = labels
             self.tellNotifierAboutPhones()
+            self.refreshCapabilities()
         }
         // Both follow the status from Daemon+Followers, before the notifier.
         tellNotifierAboutPhones()

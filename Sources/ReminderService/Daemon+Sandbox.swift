@@ -55,6 +55,7 @@ extension Daemon {
             let now = Set(sandboxLimits).symmetricDifference([limit])
             sandboxLimits = Self.sandboxLimitOrder.filter(now.contains)
         }
+        refreshCapabilities()
     }
 
     static let sandboxLimitOrder = ["gnome-keys", "sleep", "lock", "phone-commands", "phone-commands-restart", "autostart"]

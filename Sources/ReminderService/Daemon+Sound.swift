@@ -11,7 +11,10 @@ extension Daemon {
         let sounds = EventSounds(loop: loop, log: log)
         eventSounds = sounds
         sounds.onChange = { [unowned self] in self.showSoundWay() }
-        notifier?.onProfileChange = { [unowned self] in self.showSoundWay() }
+        notifier?.onProfileChange = { [unowned self] in
+            self.showSoundWay()
+            self.refreshCapabilities()
+        }
         if let dconf = dnd?.dconf { sounds.follow(dconf) }
         // From here on the effects are heard, and the notifier is kept quiet while icared plays:
         // both from Daemon+Followers.
@@ -27,5 +30,6 @@ extension Daemon {
         let way = eventSounds.way(sound: engine.settings.sound, serverPlays: serverPlaysSound).rawValue
         guard way != soundPlayedBy else { return }
         announcingChanges { soundPlayedBy = way }
+        refreshCapabilities()
     }
 }

@@ -7,6 +7,7 @@ extension Daemon {
     func startStatusItem(_ bus: Connection) {
         let item = StatusItem(bus: bus, loop: loop, log: log) { [unowned self] t in self.clockTime(t) }
         statusItem = item
+        item.onPlaceChange = { [unowned self] in self.refreshCapabilities() }
         item.onAction = { [unowned self] action in
             switch action {
             case .event(let event):

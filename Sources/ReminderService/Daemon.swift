@@ -13,6 +13,7 @@ import StatusItem
 import Sound
 import Phones
 import PhoneRemote
+import DesktopReport
 
 /// The composition of `icared`: one loop, one bus connection, the engine,
 /// and the adapters that feed it events and carry out its effects.
@@ -44,6 +45,8 @@ public final class Daemon {
     var configProblems: [String] = []
     /// In the Flatpak sandbox, what cannot work there now (`SandboxLimits`, Daemon+Sandbox).
     var sandboxLimits: [String] = []
+    /// What icared can see on this desktop, as last announced (`Capabilities`, Daemon+Capabilities).
+    var capabilities: [Capability] = []
     var saidSandboxLimits: Set<String> = []
     /// The Background portal's request while it waits for an answer (Daemon+Sandbox).
     var background: AnyObject?

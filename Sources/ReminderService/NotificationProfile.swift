@@ -22,6 +22,18 @@ struct NotificationProfile: Equatable, Sendable {
     }
 
     let family: Family
+    /// The server's name and version as it gave them (`Capabilities` says them).
+    let serverName: String, serverVersion: String
+    /// The server as a person knows it: the desktop's name for the known families, else its own.
+    var displayName: String {
+        switch family {
+        case .gnomeShell: return "GNOME Shell"
+        case .plasma: return "Plasma"
+        case .xfce: return "Xfce"
+        case .swaync: return "SwayNotificationCenter"
+        case .notificationDaemon, .dunst, .mako, .other: return serverName
+        }
+    }
     /// The server draws action buttons (the `actions` capability).
     let actions: Bool
     /// Send the `default` action (a body click starts the break), with an empty label.
@@ -55,6 +67,8 @@ struct NotificationProfile: Equatable, Sendable {
     /// The profile for a server; `name` and `version` are `GetServerInformation`'s first and third
     /// fields ("" when it did not answer).
     init(name: String, version: String = "", capabilities: Set<String>) {
+        serverName = name
+        serverVersion = version
         let family = Self.family(name)
         self.family = family
         actions = capabilities.contains("actions")

@@ -2,6 +2,7 @@ import Localization
 import DBusKit
 import ReminderCore
 import Busy
+import DesktopReport
 
 /// The `org.icare.Reminder` interface, described once: dispatch, argument
 /// checks, properties, PropertiesChanged and the introspection XML (the
@@ -26,6 +27,7 @@ enum ReminderInterface {
         var configProblems: [String] { get }
         /// `SandboxLimits`: what cannot work now in the Flatpak's sandbox or the unit's.
         var sandboxLimits: [String] { get }
+        var capabilities: [Capability] { get }
         var timeScaleFactor: UInt32 { get }
         /// Carries out a client's call: the reply fails when the work it
         /// reports did not happen (a refusal, a record that could not be saved).
@@ -191,6 +193,14 @@ enum ReminderInterface {
                 "file:line: error: ..." (or warning, for text that changes nothing); [] when the
                 file is fine. A key with an error keeps its previous value. Follows every edit.
                 """, read: { .array(element: "s", b.configProblems.map { .string($0) }) }),
+            Property("Capabilities", "a(sss)", doc: """
+                What iCare can see on this desktop now: (name, state, words) for each of
+                reminder-buttons, do-not-disturb, time-away, calls, ring, sounds, phones, login and
+                sandbox, in that order. state is works, limited, missing or off (turned off, or
+                nothing to do); words say why in the service's language. Follows the desktop.
+                """, read: { .array(element: "(sss)", b.capabilities.map {
+                    .structure([.string($0.name.rawValue), .string($0.state.rawValue), .string($0.words)])
+                }) }),
             Property("SandboxLimits", "as", doc: """
                 What cannot work now in the sandbox icared runs in, one word each. In the
                 Flatpak's: gnome-keys (GNOME's do-not-disturb and eyesight breaks: iCare's Shell

@@ -50,6 +50,16 @@ public final class StatusItem {
     private var watcherOwner: String?
     private var watch: NameWatch?
     private var shellRingOwner: String?
+
+    /// Where the ring is now, for `Capabilities`.
+    public enum Place: Sendable { case shellExtension, tray, nowhere, off }
+    public var place: Place {
+        if shellRingOwner != nil { return .shellExtension }
+        if !enabled { return .off }
+        return watcherOwner != nil ? .tray : .nowhere
+    }
+    /// Runs when `place` may have changed.
+    public var onPlaceChange: (() -> Void)?
     private var shellRingWatch: NameWatch?
     private var shown = false
     private var status = ReminderStatus(state: .inactive)
@@ -80,10 +90,12 @@ public final class StatusItem {
             }
             self.shellRingOwner = owner
             self.reconcile(registerAgain: false)
+            self.onPlaceChange?()
         }
         watch = bus.watchName(StatusItem.watcherName) { [unowned self] owner in
             self.watcherOwner = owner
             self.reconcile(registerAgain: true)
+            self.onPlaceChange?()
         }
     }
 

@@ -1,0 +1,153 @@
+import Localization
+
+/// What icared knows of this desktop now, gathered by the daemon from its
+/// watchers (the notifier, do-not-disturb, presence, busy, the status item,
+/// sounds, phones, the sandbox); `capabilities` puts it in words.
+public struct DesktopFacts: Equatable, Sendable {
+    public enum Server: Equatable, Sendable {
+        /// Not known yet (the bus has not answered).
+        case unknown
+        case none
+        case found(name: String, version: String, actions: Bool)
+    }
+
+    public enum Ring: Equatable, Sendable { case shellExtension, tray, nowhere, off }
+
+    public enum Login: Equatable, Sendable {
+        case systemdUnit
+        case flatpak(allowed: Bool)
+        case autostartEntry
+        case nothing
+    }
+
+    public enum Sandbox: Equatable, Sendable { case none, flatpak, systemdUnit }
+
+    public var server = Server.unknown
+    /// The do-not-disturb providers found (`DoNotDisturbSource`'s names), and whether every watcher has answered.
+    public var doNotDisturb: [String] = []
+    public var doNotDisturbSettled = false
+    /// Where the screen lock, idle time and sleep are read (readable names).
+    public var timeAway: [String] = []
+    /// Where calls, screen shares and full-screen windows are seen (readable names).
+    public var busy: [String] = []
+    public var ring = Ring.nowhere
+    /// The `Sound` setting, and `SoundPlayedBy`.
+    public var sound = true
+    public var soundPlayedBy = "icared"
+    public var phoneReminders = false
+    public var phones: [String] = []
+    public var login = Login.nothing
+    public var sandbox = Sandbox.none
+    /// `SandboxLimits`.
+    public var sandboxLimits: [String] = []
+
+    public init() {}
+
+    /// Each capability, in `Capability.Name`'s order.
+    public var capabilities: [Capability] {
+        [buttons, doNotDisturbWords, timeAwayWords, callsWords, ringWords, soundWords, phoneWords, loginWords, sandboxWords]
+    }
+
+    var buttons: Capability {
+        switch server {
+        case .unknown: return Capability(.buttons, .limited, tr("Still asking the session bus for a notification server."))
+        case .none: return Capability(.buttons, .missing, tr("No notification server is running: reminders go to iCare's log only."))
+        case .found(let name, let version, true):
+            return Capability(.buttons, .works, tr("%s shows Start, Snooze and Skip.", Self.server(name, version)))
+        case .found(let name, let version, false):
+            return Capability(.buttons, .missing, tr("%s draws no buttons: start a break from the ring or with 'icarectl start'.",
+                                                     Self.server(name, version)))
+        }
+    }
+
+    var doNotDisturbWords: Capability {
+        if !doNotDisturb.isEmpty {
+            return Capability(.doNotDisturb, .works, tr("Follows the do-not-disturb of %s.", Self.list(doNotDisturb.map(Self.desktopName))))
+        }
+        return doNotDisturbSettled
+            ? Capability(.doNotDisturb, .missing, tr("No do-not-disturb that iCare can read on this desktop."))
+            : Capability(.doNotDisturb, .limited, tr("Still looking for the desktop's do-not-disturb."))
+    }
+
+    var timeAwayWords: Capability {
+        timeAway.isEmpty
+            ? Capability(.timeAway, .missing, tr("iCare cannot see the screen lock or idle time here, so time away does not count as a rest."))
+            : Capability(.timeAway, .works, tr("Sees the screen lock and idle time through %s.", Self.list(timeAway)))
+    }
+
+    var callsWords: Capability {
+        busy.isEmpty
+            ? Capability(.calls, .missing, tr("iCare cannot see calls, screen shares or full-screen windows here."))
+            : Capability(.calls, .works, tr("Sees calls, screen shares and full screen through %s.", Self.list(busy)))
+    }
+
+    var ringWords: Capability {
+        switch ring {
+        case .shellExtension: return Capability(.ring, .works, tr("In the top bar, drawn by iCare's GNOME Shell extension."))
+        case .tray: return Capability(.ring, .works, tr("In the panel's tray."))
+        case .nowhere:
+            return Capability(.ring, .missing, tr("No panel here shows tray icons; on GNOME, turn on iCare's extension."))
+        case .off: return Capability(.ring, .off, tr("Turned off in the settings."))
+        }
+    }
+
+    var soundWords: Capability {
+        guard sound else { return Capability(.sounds, .off, tr("Turned off in the settings.")) }
+        switch soundPlayedBy {
+        case "notification-server": return Capability(.sounds, .works, tr("Played by the notification server."))
+        case "icared": return Capability(.sounds, .works, tr("Played by iCare."))
+        default: return Capability(.sounds, .limited, tr("The desktop's event sounds are off."))
+        }
+    }
+
+    var phoneWords: Capability {
+        guard phoneReminders else {
+            return Capability(.phones, .off, tr("Off: \"Remind my phone too\" taps each phone paired in KDE Connect or GSConnect."))
+        }
+        return phones.isEmpty
+            ? Capability(.phones, .limited, tr("On, but no phone is paired in KDE Connect or GSConnect."))
+            : Capability(.phones, .works, tr("Reminds %s.", Self.list(phones)))
+    }
+
+    var loginWords: Capability {
+        switch login {
+        case .systemdUnit: return Capability(.login, .works, tr("Started by systemd, as icared.service."))
+        case .flatpak(true): return Capability(.login, .works, tr("The desktop allows iCare to start at login."))
+        case .flatpak(false): return Capability(.login, .missing, tr("The desktop did not allow iCare to start at login."))
+        case .autostartEntry: return Capability(.login, .works, tr("Started at login by its autostart entry."))
+        case .nothing: return Capability(.login, .limited, tr("Nothing starts iCare at login here."))
+        }
+    }
+
+    var sandboxWords: Capability {
+        let place: String
+        switch sandbox {
+        case .none: return Capability(.sandbox, .off, tr("Not in a sandbox."))
+        case .flatpak: place = tr("Inside the Flatpak's sandbox")
+        case .systemdUnit: place = tr("Inside its systemd unit's sandbox")
+        }
+        return sandboxLimits.isEmpty
+            ? Capability(.sandbox, .works, tr("%s; nothing iCare needs is held back.", place))
+            : Capability(.sandbox, .limited, tr("%s; not everything can work there.", place))
+    }
+
+    static func server(_ name: String, _ version: String) -> String {
+        let name = name.isEmpty ? tr("The notification server") : name
+        return version.isEmpty ? name : "\(name) \(version)"
+    }
+
+    /// `DoNotDisturbSource`'s names as a person knows the desktops.
+    static func desktopName(_ source: String) -> String {
+        switch source {
+        case "gnome": return "GNOME"
+        case "cinnamon": return "Cinnamon"
+        case "mate": return "MATE"
+        case "kde": return "Plasma"
+        case "xfce": return "Xfce"
+        case "swaync": return "SwayNotificationCenter"
+        default: return source
+        }
+    }
+
+    static func list(_ items: [String]) -> String { items.joined(separator: ", ") }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import DesktopReport
+
+/// What each fact makes of a capability (English: no catalog here). The daemon's side, that the facts are
+/// what the desktop has, is DoctorTests' and the desktop suites'.
+@Suite struct DesktopFactsTests {
+    func entry(_ facts: DesktopFacts, _ name: Capability.Name) -> Capability {
+        facts.capabilities.first { $0.name == name }!
+    }
+
+    @Test func everyNameOnceInItsOrder() {
+        #expect(DesktopFacts().capabilities.map(\.name) == Capability.Name.allCases)
+    }
+
+    @Test func theServerAndItsButtons() {
+        var f = DesktopFacts()
+        #expect(entry(f, .buttons).state == .limited)
+        f.server = .none
+        #expect(entry(f, .buttons) == Capability(.buttons, .missing, "No notification server is running: reminders go to iCare's log only."))
+        f.server = .found(name: "mako", version: "1.7.1", actions: true)
+        #expect(entry(f, .buttons) == Capability(.buttons, .works, "mako 1.7.1 shows Start, Snooze and Skip."))
+        f.server = .found(name: "", version: "", actions: false)
+        #expect(entry(f, .buttons).words == "The notification server draws no buttons: start a break from the ring or with 'icarectl start'.")
+    }
+
+    @Test func doNotDisturbTimeAwayAndCalls() {
+        var f = DesktopFacts()
+        #expect(entry(f, .doNotDisturb).state == .limited, "not settled yet")
+        f.doNotDisturbSettled = true
+        #expect(entry(f, .doNotDisturb).state == .missing)
+        f.doNotDisturb = ["kde", "dunst"]
+        #expect(entry(f, .doNotDisturb) == Capability(.doNotDisturb, .works, "Follows the do-not-disturb of Plasma, dunst."))
+        #expect(entry(f, .timeAway).state == .missing && entry(f, .calls).state == .missing)
+        f.timeAway = ["logind", "org.gnome.ScreenSaver"]
+        f.busy = ["PipeWire"]
+        #expect(entry(f, .timeAway).words == "Sees the screen lock and idle time through logind, org.gnome.ScreenSaver.")
+        #expect(entry(f, .calls) == Capability(.calls, .works, "Sees calls, screen shares and full screen through PipeWire."))
+    }
+
+    @Test func theRingSoundsAndPhones() {
+        var f = DesktopFacts()
+        #expect(entry(f, .ring).state == .missing)
+        f.ring = .shellExtension
+        #expect(entry(f, .ring).state == .works)
+        f.ring = .off
+        #expect(entry(f, .ring).state == .off)
+        #expect(entry(f, .sounds).words == "Played by iCare.")
+        f.soundPlayedBy = "none"
+        #expect(entry(f, .sounds).state == .limited)
+        f.sound = false
+        #expect(entry(f, .sounds).state == .off)
+        #expect(entry(f, .phones).state == .off)
+        f.phoneReminders = true
+        #expect(entry(f, .phones).state == .limited)
+        f.phones = ["Pixel 7 (KDE Connect)"]
+        #expect(entry(f, .phones) == Capability(.phones, .works, "Reminds Pixel 7 (KDE Connect)."))
+    }
+
+    @Test func loginAndTheSandbox() {
+        var f = DesktopFacts()
+        #expect(entry(f, .login).state == .limited && entry(f, .sandbox).state == .off)
+        f.login = .flatpak(allowed: false)
+        f.sandbox = .flatpak
+        f.sandboxLimits = ["autostart"]
+        #expect(entry(f, .login).state == .missing)
+        #expect(entry(f, .sandbox) == Capability(.sandbox, .limited, "Inside the Flatpak's sandbox; not everything can work there."))
+        f.login = .systemdUnit
+        f.sandbox = .systemdUnit
+        f.sandboxLimits = []
+        #expect(entry(f, .sandbox).words == "Inside its systemd unit's sandbox; nothing iCare needs is held back.")
+        #expect(entry(f, .login).words == "Started by systemd, as icared.service.")
+    }
+}
