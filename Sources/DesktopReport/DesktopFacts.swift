@@ -86,7 +86,7 @@ public struct DesktopFacts: Equatable, Sendable {
         case .shellExtension: return Capability(.ring, .works, tr("In the top bar, drawn by iCare's GNOME Shell extension."))
         case .tray: return Capability(.ring, .works, tr("In the panel's tray."))
         case .nowhere:
-            return Capability(.ring, .missing, tr("No panel here shows tray icons; on GNOME, turn on iCare's extension."))
+            return Capability(.ring, .missing, tr("No tray shows the ring here: it needs a panel's tray (waybar's, a desktop panel's) or, on GNOME, iCare's extension."))
         case .off: return Capability(.ring, .off, tr("Turned off in the settings."))
         }
     }

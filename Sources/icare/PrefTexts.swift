@@ -2,6 +2,8 @@ import Localization
 
 /// The words of the preferences window: the panel menu's where they exist (same msgids).
 enum PrefTexts {
+    /// The settings page's name beside "This desktop".
+    static var settingsPage: String { tr("Settings") }
     static var title: String { tr("Preferences") }
     static var breaks: String { trc("preferences group", "Breaks") }
     static var interval: String { tr("Break every") }

@@ -15,6 +15,7 @@ final class PreferencesWindow {
     private var dnd, busy: ChoiceRow!
     private let problems: Widget
     private let gnome: Widget
+    private let desktop = DesktopPage()
 
     init(model: AppModel, parent: Widget, closed: @escaping () -> Void) {
         self.model = model
@@ -44,6 +45,9 @@ final class PreferencesWindow {
 
     private func build() {
         let page = adw_preferences_page_new()!
+        // Two pages, so a switcher shows their names: the settings, and what iCare can see (DesktopPage).
+        adw_preferences_page_set_title(icare_adw_preferences_page(gp(page)), PrefTexts.settingsPage)
+        adw_preferences_page_set_icon_name(icare_adw_preferences_page(gp(page)), "preferences-system-symbolic")
         let m = model
         interval = SpinRow(title: PrefTexts.interval, subtitle: PrefTexts.minutesRange(15, 45), range: 15...45, step: 1) {
             m.set(.interval, .uint(UInt32($0) * 60))
@@ -85,6 +89,7 @@ final class PreferencesWindow {
             adw_preferences_page_add(icare_adw_preferences_page(gp(page)), icare_adw_preferences_group(gp(g)))
         }
         adw_preferences_window_add(icare_adw_preferences_window(gp(window)), icare_adw_preferences_page(gp(page)))
+        adw_preferences_window_add(icare_adw_preferences_window(gp(window)), icare_adw_preferences_page(gp(desktop.page)))
     }
 
     /// `HH:MM-HH:MM` from the two times, or "" (always) when the switch is off.
@@ -127,6 +132,7 @@ final class PreferencesWindow {
         adw_preferences_group_set_description(icare_adw_preferences_group(gp(problems)),
                                               ([PrefTexts.problemsHint] + s.configProblems).joined(separator: "\n"))
         gtk_widget_set_visible(problems, s.configProblems.isEmpty ? 0 : 1)
+        desktop.update(s)
     }
 }
 

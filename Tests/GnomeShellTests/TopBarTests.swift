@@ -18,6 +18,12 @@ extension GnomeShellTests {
         let logStart = desktop.shell.shellLog.utf8.count
         // Installed, the theme has org.icare.Reminder: the extension must still draw the ring, not the static eye.
         try desktop.ring(GnomeDesktop.blue)
+        // What iCare says it can see on GNOME Shell 43: its buttons, GNOME's do-not-disturb and the ring in the
+        // AppIndicator extension's tray, which this suite proves.
+        let seen = try desktop.service.capabilities(become: ["reminder-buttons": "works", "do-not-disturb": "works", "ring": "works"])
+        print("GNOME Shell 43: \(seen.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.state): \($0.value.words)" })")
+        #expect(seen["reminder-buttons"]?.words.hasPrefix("GNOME Shell 43.") == true, "\(seen)")
+        #expect(seen["do-not-disturb"]?.words == "Follows the do-not-disturb of GNOME." && seen["ring"]?.words == "In the panel's tray.", "\(seen)")
 
         var rows = try desktop.openMenu()
         let button = try desktop.indicator()

@@ -34,6 +34,8 @@ struct DoctorTests {
         let (s, fake) = try NotificationTests.service()
         defer { NotificationTests.stop(s, fake) }
         #expect(try Self.waitFor(s, "reminder-buttons", "works") == "GNOME Shell 43.9 shows Start, Snooze and Skip.")
+        // The property itself, as any client reads it, says the same as icarectl.
+        #expect(try s.capabilities()["reminder-buttons"]?.words == "GNOME Shell 43.9 shows Start, Snooze and Skip.")
         let (plain, other) = try NotificationTests.service(capabilities: "body", serverName: "notify-osd|Canonical Ltd|1.0")
         defer { NotificationTests.stop(plain, other) }
         #expect(try Self.waitFor(plain, "reminder-buttons", "missing")

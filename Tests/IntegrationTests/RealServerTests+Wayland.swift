@@ -21,6 +21,11 @@ extension RealServerTests {
         try rig.restartDue()
         let reminder = try rig.makoOne { $0.summary == Self.reminderTitle }
         try rig.screenshot("mako-reminder")
+        // What iCare says it can see here: mako's buttons and its do-not-disturb mode, which this suite proves.
+        let seen = try s.capabilities(become: ["reminder-buttons": "works", "do-not-disturb": "works"])
+        print("mako under sway: \(seen.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.state): \($0.value.words)" })")
+        #expect(seen["reminder-buttons"]?.words.hasPrefix("mako ") == true && seen["do-not-disturb"]?.words == "Follows the do-not-disturb of mako.",
+                "\(seen)")
         #expect(reminder.actions.filter { !$0.value.isEmpty }.values.sorted() == ["Skip", "Snooze 5 min", "Start"], "\(reminder)")
         #expect(reminder.actions["default"] == "", "a left click starts the break: \(reminder)")
         #expect(reminder.body.contains("20 ft") && reminder.body.contains("10 seconds"), "\(reminder)")

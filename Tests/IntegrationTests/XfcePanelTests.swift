@@ -48,6 +48,9 @@ import TestSupport
         try rig.service.start()
         #expect(try Self.registered(rig), "not registered with xfce4-panel's watcher")
         let item = try Self.itemName(rig)
+        // What iCare says of the ring here: in the panel's tray, as this test sees it.
+        let seen = try rig.service.capabilities(become: ["ring": "works"])
+        #expect(seen["ring"]?.words == "In the panel's tray.", "\(seen)")
 
         // The blue ring of the countdown, drawn by the panel from IconPixmap.
         let ring = try rig.ring(Self.blue)

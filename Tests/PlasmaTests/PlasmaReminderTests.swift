@@ -25,6 +25,10 @@ import TestSupport
         try desk.restartDue()
         var b = try Self.reminder(desk)
         try desk.screenshot("plasma-\(session)-reminder", b)
+        // What iCare says it can see on Plasma 5.27: the popup's buttons and Plasma's do-not-disturb, proven here.
+        let seen = try desk.service.capabilities(become: ["reminder-buttons": "works", "do-not-disturb": "works"])
+        #expect(seen["reminder-buttons"]?.words.hasPrefix("Plasma 5.27") == true
+                && seen["do-not-disturb"]?.words == "Follows the do-not-disturb of Plasma.", "\(seen)")
         try desk.click(try #require(b.button("Snooze 5 min")))
         #expect(try desk.state(becomes: "snoozed"), "Snooze did not snooze: \(desk.service.log)")
         #expect(try desk.noBubble(), "the reminder stayed: \(desk.onScreen)")
