@@ -16,7 +16,7 @@ enum ConfigTemplate {
 
     private static let header = """
         # iCare settings: reminders for the 20-20-20 rule (every 20 minutes,
-        # look at something 20 feet, 6 m, away for 20 seconds).
+        # look at something 20 feet (6 m) away for 20 seconds).
         #
         # One setting per line, `Key = value`; keys ignore case. Lines starting
         # with # or ; are comments. Durations are seconds, or written like 20m,

@@ -15,13 +15,13 @@ enum Texts {
 
     static var reminderSummary: String { tr("Time for an eye break") }
     static func reminderBody(breakSeconds: UInt32) -> String {
-        trn("Look at something about 6 m (20 ft) away for %d second.",
-            "Look at something about 6 m (20 ft) away for %d seconds.", Int(breakSeconds), breakSeconds)
+        trn("Look at something 20 feet (6 m) away for %d second.",
+            "Look at something 20 feet (6 m) away for %d seconds.", Int(breakSeconds), breakSeconds)
     }
     /// For servers without action buttons.
     static func reminderBodyWithoutButtons(breakSeconds: UInt32) -> String {
-        trn("Look at something about 6 m (20 ft) away for %d second. Run 'icarectl start' to count the break.",
-            "Look at something about 6 m (20 ft) away for %d seconds. Run 'icarectl start' to count the break.",
+        trn("Look at something 20 feet (6 m) away for %d second. Run 'icarectl start' to count the break.",
+            "Look at something 20 feet (6 m) away for %d seconds. Run 'icarectl start' to count the break.",
             Int(breakSeconds), breakSeconds)
     }
     // TRANSLATORS: a notification button that starts the break countdown.
@@ -54,8 +54,8 @@ enum Texts {
     /// The ping a phone gets with a reminder (KDE Connect and GSConnect show it as a notification of theirs).
     /// `fromPhone`: the phone offers iCare's commands (KDE Connect's Run command), and the ping says so.
     static func phoneReminder(breakSeconds: UInt32, fromPhone: Bool) -> String {
-        let reminder = trn("iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d second.",
-                           "iCare: time for an eye break. Look at something about 6 m (20 ft) away for %d seconds.",
+        let reminder = trn("iCare: time for an eye break. Look at something 20 feet (6 m) away for %d second.",
+                           "iCare: time for an eye break. Look at something 20 feet (6 m) away for %d seconds.",
                            Int(breakSeconds), breakSeconds)
         return fromPhone ? reminder + " " + tr("Start it from your phone under Run command.") : reminder
     }
@@ -86,8 +86,8 @@ enum Texts {
 
     /// A reminder, logged.
     static func reminderInLog(breakSeconds: UInt32) -> String {
-        trn("Time for an eye break: look at something about 6 m (20 ft) away for %d second. Run 'icarectl start' to count the break.",
-            "Time for an eye break: look at something about 6 m (20 ft) away for %d seconds. Run 'icarectl start' to count the break.",
+        trn("Time for an eye break: look at something 20 feet (6 m) away for %d second. Run 'icarectl start' to count the break.",
+            "Time for an eye break: look at something 20 feet (6 m) away for %d seconds. Run 'icarectl start' to count the break.",
             Int(breakSeconds), breakSeconds)
     }
     /// A break's countdown began, logged.

@@ -33,7 +33,7 @@ import ReminderCore
         for tag in ["name", "summary", "caption", "keyword"] {
             #expect(xml.contains("<\(tag) xml:lang=\"nl\">"), "no Dutch <\(tag)>")
         }
-        #expect(xml.contains("<p xml:lang=\"nl\">Kijk elke 20 minuten 20 seconden lang naar iets op 6 meter afstand."))
+        #expect(xml.contains("<p xml:lang=\"nl\">Kijk elke 20 minuten 20 seconden lang naar iets op zo’n 6 meter afstand."))
         #expect(xml.contains("<launchable type=\"desktop-id\">org.icare.Reminder.desktop</launchable>"))
         #expect(xml.contains("<dbus type=\"user\">org.icare.Reminder</dbus>"))
         // The releases, newest first, are NEWS's: the first one is the version the programs tell.

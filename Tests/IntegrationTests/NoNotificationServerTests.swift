@@ -15,7 +15,7 @@ import TestSupport
         try s.start(arguments: ["--log-stderr", "--time-scale", "600"])
         let monitor = try BusMonitor(environment: s.environment) { _ = try s.property("State") }
         defer { monitor.stop() }
-        let reminder = "Time for an eye break: look at something about 6 m (20 ft) away for 10 seconds. Run 'icarectl start' to count the break."
+        let reminder = "Time for an eye break: look at something 20 feet (6 m) away for 10 seconds. Run 'icarectl start' to count the break."
         #expect(s.log.contains("No notification server on the session bus"), "\(s.log)")
         #expect(try waitUntil(timeout: 5) { try s.string("State") == "due" }, "log:\n\(s.log)")
         #expect(waitUntil(timeout: 2) { s.log.contains(reminder) }, "log:\n\(s.log)")

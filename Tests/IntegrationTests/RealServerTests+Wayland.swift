@@ -28,7 +28,7 @@ extension RealServerTests {
                 "\(seen)")
         #expect(reminder.actions.filter { !$0.value.isEmpty }.values.sorted() == ["Skip", "Snooze 5 min", "Start"], "\(reminder)")
         #expect(reminder.actions["default"] == "", "a left click starts the break: \(reminder)")
-        #expect(reminder.body.contains("20 ft") && reminder.body.contains("10 seconds"), "\(reminder)")
+        #expect(reminder.body.contains("20 feet (6 m)") && reminder.body.contains("10 seconds"), "\(reminder)")
         let snooze = try #require(reminder.actions.first { $0.value == "Snooze 5 min" }?.key)
         try rig.makoInvoke(reminder, snooze)
         #expect(try waitUntil { try s.string("State") == "snoozed" }, "log:\n\(s.log)")

@@ -38,7 +38,7 @@ import TestSupport
         try rig.restartDue()
         let reminder = try rig.bubble { $0.labels.contains(Self.reminderTitle) && !$0.named.isEmpty }
         #expect(reminder.named == ["Start", "Snooze 5 min", "Skip"], "each button once: \(reminder)")
-        #expect(reminder.labels.contains { $0.contains("20 ft") && $0.contains("10 seconds") }, "\(reminder)")
+        #expect(reminder.labels.contains { $0.contains("20 feet (6 m)") && $0.contains("10 seconds") }, "\(reminder)")
         // Installed, the icon is the themed name, which the server finds in the prefix's hicolor.
         if server == .xfce4Notifyd { #expect(reminder.icon, "the icon is drawn: \(reminder)") }
         try rig.screenshot("\(name)-reminder", reminder)

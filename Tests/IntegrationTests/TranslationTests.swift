@@ -166,6 +166,6 @@ import TestSupport
         defer { NotificationTests.stop(s, fake) }
         let reminder = try NotificationTests.first(fake) { $0.isICare }
         #expect(reminder.summary == "Time for an eye break")
-        #expect(reminder.body == "Look at something about 6 m (20 ft) away for 20 seconds.")
+        #expect(reminder.body == "Look at something 20 feet (6 m) away for 20 seconds.")
     }
 }

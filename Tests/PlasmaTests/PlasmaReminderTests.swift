@@ -12,7 +12,7 @@ import TestSupport
     static func reminder(_ desk: PlasmaDesktop) throws -> PlasmaBubble {
         let b = try desk.bubble { $0.title == reminder }
         #expect(b.named.sorted() == ["Skip", "Snooze 5 min", "Start"], "\(b)")
-        #expect(b.body.name.hasPrefix("Look at something about 6 m (20 ft) away"), "\(b)")
+        #expect(b.body.name.hasPrefix("Look at something 20 feet (6 m) away"), "\(b)")
         return b
     }
 

@@ -80,7 +80,7 @@ import TestSupport
         let reminder = try plasma.popup { $0.texts.contains("Time for an eye break") }
         let words = try plasma.popupBodies()
         #expect(words.count == 1 && words[0].summary == "Time for an eye break"
-                && words[0].text.hasPrefix("Look at something about 6 m (20 ft) away"), "the reminder's body: \(words)")
+                && words[0].text.hasPrefix("Look at something 20 feet (6 m) away"), "the reminder's body: \(words)")
         #expect(Set(reminder.named).isSuperset(of: ["Start", "Snooze 5 min", "Skip"]), "\(reminder)")
         try plasma.docsScreenshot(Self.picture("reminder"), x: reminder.box.x - 6, y: reminder.box.y - 6,
                                   w: reminder.box.w + 12, h: reminder.box.h + 12)
