@@ -111,11 +111,45 @@ import ReminderCore
         let refused = try Subprocess.run([script.path, "--check"])
         #expect(refused.status == 1 && refused.stderr.contains("1.1.0 is not released after 1.0.0"), "\(refused)")
 
+        // The fix is the time of a release not made yet: nothing of it is pinned (aReleasedEntryCannotChangeLater).
+        try FileManager.default.removeItem(at: root.appendingPathComponent("NEWS.released"))
         try news("2026-12-03T18:30:00Z")
         _ = try Subprocess.run([script.path, "--write"])
         let accepted = try Subprocess.run([script.path, "--check"])
         #expect(accepted.status == 0, "\(accepted)")
         let changelog = try String(contentsOf: root.appendingPathComponent("debian/changelog"), encoding: .utf8)
         #expect(changelog.contains("Thu, 03 Dec 2026 18:30:00 +0000") && changelog.contains("Thu, 03 Dec 2026 12:00:00 +0000"), "\(changelog)")
+    }
+
+    /// A released version's NEWS entry is frozen: scripts/version --write pins it in NEWS.released,
+    /// --check refuses a change to it, and the same change under a new version at the top passes.
+    @Test func aReleasedEntryCannotChangeLater() throws {
+        let dir = try InstallTempDir()
+        defer { withExtendedLifetime(dir) {} }
+        let root = URL(fileURLWithPath: dir.path)
+        for folder in ["scripts", "debian", "Sources/ReminderCore"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let script = root.appendingPathComponent("scripts/version")
+        try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("scripts/version"), to: script)
+        try "Maintainer: Someone <someone@example.org>\n".write(to: root.appendingPathComponent("debian/control"), atomically: true, encoding: .utf8)
+        let released = "Version 1.0.0\n~~~~~~~~~~~~~\nReleased: 2026-12-03\n\nFeatures:\n * First.\n"
+        func news(_ text: String) throws { try text.write(to: root.appendingPathComponent("NEWS"), atomically: true, encoding: .utf8) }
+        try news(released)
+        _ = try Subprocess.run([script.path, "--write"])
+        let pinned = try String(contentsOf: root.appendingPathComponent("NEWS.released"), encoding: .utf8)
+        #expect(pinned.hasPrefix("1.0.0 ") && pinned.split(separator: "\n").count == 1, "\(pinned)")
+        #expect(try Subprocess.run([script.path, "--check"]).status == 0)
+
+        try news(released.replacingOccurrences(of: " * First.", with: " * First, and a fix told later."))
+        _ = try Subprocess.run([script.path, "--write"])
+        let refused = try Subprocess.run([script.path, "--check"])
+        #expect(refused.status == 1 && refused.stderr.contains("NEWS's entry for 1.0.0 changed after its release"), "\(refused)")
+        #expect(try String(contentsOf: root.appendingPathComponent("NEWS.released"), encoding: .utf8) == pinned, "--write never re-pins")
+
+        try news("Version 1.1.0\n~~~~~~~~~~~~~\nReleased: 2099-01-01\n\nBugfixes:\n * A fix told later.\n\n" + released)
+        _ = try Subprocess.run([script.path, "--write"])
+        let accepted = try Subprocess.run([script.path, "--check"])
+        #expect(accepted.status == 0, "\(accepted)")
     }
 }
