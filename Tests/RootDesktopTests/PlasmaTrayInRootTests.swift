@@ -41,6 +41,10 @@ import TestSupport
         #expect(try waitUntil(timeout: 15, interval: 0.3) { try plasma.count(RootPlasma.blue, in: item) > 30 },
                 "no blue ring in Plasma \(release.plasma)'s tray at \(item)")
         #expect(try plasma.count(RootPlasma.iconTeal, in: item) == 0, "the tray shows the static icon, not the ring")
+        // What iCare says it can see here, as this suite proves it: the tray, Plasma's popups with buttons, its do-not-disturb.
+        let seen = try session.capabilities(become: ["ring": "works", "reminder-buttons": "works", "do-not-disturb": "works"])
+        #expect(seen["ring"]?.words == "In the panel's tray." && seen["reminder-buttons"]?.words.hasPrefix("Plasma \(release.plasma)") == true
+                && seen["do-not-disturb"]?.words == "Follows the do-not-disturb of Plasma.", "Plasma \(release.plasma): \(seen)")
 
         let watcher = try RootMenuWatcher(plasma)
         defer { watcher.stop() }

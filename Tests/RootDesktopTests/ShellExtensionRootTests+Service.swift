@@ -25,6 +25,10 @@ extension ShellExtensionSteps {
     func ms(_ seconds: Double) -> String { "\(Int(seconds * 1000)) ms" }
 
     func icarectlShowsInTheTopBar() throws {
+        // What iCare says it can see here, as this suite proves it: the ring drawn by its extension, the Shell's banners.
+        let seen = try rig.session.capabilities(become: ["ring": "works", "reminder-buttons": "works"])
+        #expect(seen["ring"]?.words == "In the top bar, drawn by iCare's GNOME Shell extension."
+                && seen["reminder-buttons"]?.words == "GNOME Shell \(release.gnomeShell) shows Start, Snooze and Skip.", "\(seen)")
         let pause = try icarectl(["pause", "10m"], shows: .paused, least: 6)
         #expect(try rig.icareProperty("State") == state("paused"))
         #expect(try rig.theIndicator().accessibleName.contains("Paused"), "\(String(describing: try? rig.indicator()))")
