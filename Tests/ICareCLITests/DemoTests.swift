@@ -61,7 +61,8 @@ import TestSupport
         #expect(waitUntil(timeout: 3) { demo.screen.contains(title) && demo.screen.contains("State           on a break") }, "\(demo.screen)")
         let first = demo.line(after: title)
         #expect(first?.range(of: #"^0:(19|20)$"#, options: .regularExpression) != nil, "\(demo.screen)")
-        #expect(waitUntil(timeout: 3) { demo.line(after: title).map { $0 != first && $0.hasPrefix("0:1") } == true }, "\(demo.screen)")
+        // The countdown moves (on a loaded machine the screen may be read seconds later: any second below the first).
+        #expect(waitUntil(timeout: 10) { demo.line(after: title).map { $0 != first && $0.hasPrefix("0:") } == true }, "\(demo.screen)")
         // The break keeps its real 20 seconds, then the next interval starts.
         #expect(waitUntil(timeout: 25) { demo.screen.contains("Today           1 completed, 0 skipped") }, "\(demo.screen)")
         #expect(demo.screen.contains("Next break in") || demo.screen.contains("Time for a break"))
