@@ -122,6 +122,7 @@ installed_files = \
 	$(D)$(BINDIR)/icarectl \
 	$(D)$(BINDIR)/icare \
 	$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service \
+	$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.Window.service \
 	$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml \
 	$(D)$(SYSTEMDUSERUNITDIR)/icared.service \
 	$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop \
@@ -201,6 +202,7 @@ install: $(install_needs_build) install-shell-extension
 	$(call install_file,$(BINSRC)/icarectl,$(D)$(BINDIR)/icarectl,0755)
 	$(call install_file,$(BINSRC)/icare,$(D)$(BINDIR)/icare,0755)
 	$(call install_subst,dbus/org.icare.Reminder.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.service)
+	$(call install_subst,dbus/org.icare.Reminder.Window.service.in,$(D)$(DBUSSERVICEDIR)/org.icare.Reminder.Window.service)
 	$(call install_file,dbus/org.icare.Reminder.xml,$(D)$(DBUSINTERFACEDIR)/org.icare.Reminder.xml,0644)
 	$(call install_subst,systemd/icared.service.in,$(D)$(SYSTEMDUSERUNITDIR)/icared.service)
 	$(call install_desktop,data/org.icare.Reminder.desktop.in,$(D)$(APPLICATIONSDIR)/org.icare.Reminder.desktop)

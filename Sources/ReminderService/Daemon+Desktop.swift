@@ -10,14 +10,16 @@ import Presence
 /// presence and the system bus, wired to the engine; and the start-up step
 /// that reads the desktop before the engine is built.
 extension Daemon {
-    func startNotifier(_ bus: Connection) {
+    func startNotifier(_ bus: Connection, welcomeOwed: Bool) {
         let notifier = Notifier(bus: bus, loop: loop, log: log, runtimeDirectory: paths.runtimeDirectory)
         self.notifier = notifier
+        startWelcome(notifier, owed: welcomeOwed)
         notifier.onAction = { [unowned self] action in
             switch action {
             case .start: self.deliver(.startBreak)
             case .snooze: self.deliver(.snooze(seconds: 0))
             case .skip, .endBreak: self.deliver(.skip)
+            case .openApp(let token): self.openApp(activationToken: token)
             }
         }
         // It follows the status and the effects from Daemon+Followers.

@@ -146,6 +146,7 @@ public final class Daemon {
         do {
             try loop.exitOnTerminationSignals()
             loop.enableWatchdog()
+            let owed = welcomeOwed()
             try ensureDirectories()
             let bus = try Connection(bus: .session, loop: loop)
             self.bus = bus
@@ -158,7 +159,7 @@ public final class Daemon {
                                         interfaces: [ReminderInterface.describe(self, version: Daemon.version)])
             self.object = object
             bus.export(object)
-            startNotifier(bus)
+            startNotifier(bus, welcomeOwed: owed)
             startStatusItem(bus)
             startDesktopWatchers(bus)
             startPhones(bus)

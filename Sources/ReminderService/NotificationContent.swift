@@ -81,6 +81,18 @@ struct NotificationContent: Equatable {
         return NotificationContent(summary: summary, body: body, actions: [], hints: hints, timeout: completeTimeout)
     }
 
+    /// The first start's notice: "Open iCare" (and the body click, where the server takes one), silent,
+    /// staying as long as the server keeps a normal notification.
+    static func welcome(_ profile: NotificationProfile, _ settings: Settings, _ icon: NotificationIcon,
+                        clock: String) -> NotificationContent {
+        let hints = common(icon) + [("urgency", .byte(1)), ("suppress-sound", .bool(true))]
+        var actions = profile.actions && profile.bodyClickStarts ? ["default", profile.labelledDefault ? Texts.openAppLabel : ""] : []
+        if profile.actions { actions += ["open", Texts.openAppLabel] }
+        return NotificationContent(summary: Texts.welcomeSummary,
+                                   body: Texts.welcomeBody(clock: clock, breakSeconds: settings.breakDuration),
+                                   actions: actions, hints: hints, timeout: -1)
+    }
+
     /// The same, marked as KDE Connect marks what it shows from a phone: KDE Connect 26.08 and later
     /// then keep it on the desktop instead of sending it to the phones (docs/phones.md). Empty, as
     /// there is no device it came from; a shell that shows the hint's value shows nothing.

@@ -21,6 +21,9 @@ extension Notifier {
             log.notice(Texts.breakCompleteInLog(nextAt: completeClock))
         case .status(let summary, let body):
             log.notice("\(summary) · \(body)")
+        case .welcome:
+            // Owed until a server shows it: the log is no place to greet a person.
+            break
         }
     }
 

@@ -22,7 +22,7 @@ extension Notifier {
         pace.forget()
         stopTicker()
         // A server that comes later gets what is due or running, not an old brief notice.
-        if wanted.isBrief { wanted = .none }
+        if wanted.isBrief, !welcomeOwed { wanted = .none }
         ownerKnown = true
         guard newOwner != nil else {
             if !saidNoServer {
@@ -84,6 +84,7 @@ extension Notifier {
         case (.reminder, "snooze"): onAction?(.snooze)
         case (.reminder, "skip"): onAction?(.skip)
         case (.countdown, "end"): onAction?(.endBreak)
+        case (.welcome, "default"), (.welcome, "open"): onAction?(.openApp(activationToken: activationToken(for: nid)))
         default: break
         }
     }

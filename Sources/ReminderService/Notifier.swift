@@ -93,6 +93,14 @@ final class Notifier {
     var phones = NotificationPhones() {
         didSet { if phones != oldValue, let lastStatus { update(status: lastStatus, settings: settings) } }
     }
+    /// The first start's notice is still to be shown (Notifier+Welcome).
+    var welcomeOwed = false
+    /// Runs once a server has shown the first start's notice.
+    var onWelcomed: (() -> Void)?
+    /// A local clock time ("14:20") for an instant, for the first start's notice (the daemon's `clockTime`).
+    var clockText: ((Timestamp) -> String)?
+    /// The last `ActivationToken` the server sent (notification id, token).
+    var lastActivationToken: (id: UInt32, token: String)?
     /// The engine's status as last fed.
     private var lastStatus: ReminderStatus?
     var ticker: EventSource?
@@ -138,6 +146,10 @@ final class Notifier {
                                                interface: Notifier.interface.rawValue, member: "NotificationClosed")) {
             [unowned self] m in self.notificationClosed(m)
         })
+        watches.append(bus.subscribe(MatchRule(sender: Notifier.busName.rawValue, path: Notifier.path.rawValue,
+                                               interface: Notifier.interface.rawValue, member: "ActivationToken")) {
+            [unowned self] m in self.activationTokenSent(m)
+        })
     }
 
     /// Brings the screen in line with the engine's status.
@@ -150,31 +162,15 @@ final class Notifier {
         // A phone sent every update would alert for each: the ring counts the break instead.
         case .break where phones.quietAfterReminder: want(.none)
         case .break: want(.countdown(ends: status.breakEnds))
+        case .waiting where welcomeOwed && !muted: want(.welcome(next: status.nextBreak))
         default:
-            // A brief notice ("break complete", the status) stays until it expires or something else must be shown.
-            if wanted.isBrief { want(wanted) } else { want(.none) }
+            // A brief notice ("break complete", the status) stays until it expires or something else must be shown;
+            // the welcome not yet shown waits for the next quiet wait (Notifier+Welcome).
+            if wanted.isBrief, !welcomeOwed { want(wanted) } else { want(.none) }
         }
     }
 
-    /// Shows the status briefly: the answer to a left click on the
-    /// status item when no break is due. Only in place of nothing or of
-    /// another brief notice: a reminder or a countdown on screen says more.
-    /// Shown again on every click, even when the last one was dismissed.
-    func showStatus(summary: String, body: String) {
-        guard wanted == .none || wanted.isBrief else { return }
-        dismissed = nil
-        logged = .none
-        want(.status(summary: summary, body: body))
-    }
-
-    /// Shows the brief "break complete" in place of the countdown.
-    func breakCompleted(nextBreak: Timestamp, clock: String?) {
-        guard !phones.quietAfterReminder else { return }
-        completeClock = clock
-        want(.complete(next: nextBreak))
-    }
-
-    private func want(_ view: View) {
+    func want(_ view: View) {
         wanted = view
         if let d = dismissed, d != view { dismissed = nil }
         if let r = refused, r != view { refused = nil }
@@ -203,7 +199,7 @@ final class Notifier {
             switch shown {
             case .reminder, .countdown: close()
             case .none where adopted: close()
-            case .none, .complete, .status: break
+            case .none, .complete, .status, .welcome: break
             }
         case .reminder:
             stopTicker()
@@ -230,6 +226,9 @@ final class Notifier {
         case .status(let summary, let body):
             stopTicker()
             if shown != wanted { send(NotificationContent.status(summary: summary, body: body, icon), view: wanted) }
+        case .welcome(let next):
+            stopTicker()
+            if shown != wanted { send(NotificationContent.welcome(profile, settings, icon, clock: clockText?(next) ?? ""), view: wanted) }
         }
     }
 
@@ -282,6 +281,7 @@ final class Notifier {
             case .success(let reply):
                 if let newID = (try? reply.arguments())?.first?.uint32, newID != 0 { self.id = newID }
                 self.confirmed = view
+                if case .welcome = view { self.welcomeShown() }
             case .failure(let e):
                 self.shown = .none
                 self.confirmed = .none

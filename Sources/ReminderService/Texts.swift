@@ -51,6 +51,17 @@ enum Texts {
         return tr("Well done.")
     }
 
+    // The first start's notice (Notifier+Welcome): once per person, with a button that opens the app.
+    static var welcomeSummary: String { tr("iCare is on") }
+    /// `clock`: the first break's local time.
+    static func welcomeBody(clock: String, breakSeconds: UInt32) -> String {
+        trn("First eye break at %s: then look at something 20 feet (6 m) away for %d second.",
+            "First eye break at %s: then look at something 20 feet (6 m) away for %d seconds.",
+            Int(breakSeconds), clock, breakSeconds)
+    }
+    // TRANSLATORS: a button on the first start's notice; it opens iCare's window.
+    static var openAppLabel: String { tr("Open iCare") }
+
     /// The ping a phone gets with a reminder (KDE Connect and GSConnect show it as a notification of theirs).
     /// `fromPhone`: the phone offers iCare's commands (KDE Connect's Run command), and the ping says so.
     static func phoneReminder(breakSeconds: UInt32, fromPhone: Bool) -> String {

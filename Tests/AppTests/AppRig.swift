@@ -41,12 +41,12 @@ final class AppRig: @unchecked Sendable {
     /// `sharedEnvironment` goes to icared, the app and every client (a faked clock for them all).
     /// `gnome` makes the session GNOME's, as icared tells which desktop is in use (docs/desktops.md):
     /// `XDG_CURRENT_DESKTOP=GNOME` and a program owning GNOME Shell's name (python3-dbusmock), so that
-    /// GNOME's keys in dconf act.
+    /// GNOME's keys in dconf act. `firstStart`: a home iCare never ran in (ServiceHarness).
     init(config: String = AppRig.config, serviceArguments: [String]? = nil, startService: Bool = true,
          bus: PrivateBus? = nil, appEnvironment: [String: String] = [:], sharedEnvironment: [String: String] = [:],
-         startApp: Bool = true, wayland: Bool = false, gnome: Bool = false) throws {
+         startApp: Bool = true, wayland: Bool = false, gnome: Bool = false, firstStart: Bool = false) throws {
         service = try ServiceHarness(config: config, environment: sharedEnvironment.merging(gnome ? ["XDG_CURRENT_DESKTOP": "GNOME"] : [:]) { $1 },
-                                     bus: bus, start: false)
+                                     bus: bus, start: false, firstStart: firstStart)
         work = service.home.appendingPathComponent("desktop")
         self.appEnvironment = appEnvironment
         do {
@@ -167,6 +167,14 @@ final class AppRig: @unchecked Sendable {
     func icaredCommand() throws -> String {
         let env = service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
         return (["/usr/bin/env"] + env + (try service.asInstalled([try Products.path("icared")]))).joined(separator: " ")
+    }
+
+    /// The app as a service file's `Exec=` must start it: with the session's display and folders, as a
+    /// desktop hands them to its bus (dbus-update-activation-environment), and GTK's accessibility on.
+    func appCommand() throws -> String {
+        let env = environment.merging(Subprocess.neutralLocale.merging(appEnvironment) { $1 }) { $1 }
+            .filter { !$0.value.isEmpty && $0.key != "DBUS_SESSION_BUS_ADDRESS" }.map { "\($0.key)=\($0.value)" }.sorted()
+        return (["/usr/bin/env", "-u", "GTK_A11Y"] + env + [try Products.path("icare")]).joined(separator: " ")
     }
 
     /// Waits for the home view of an icared the bus started, checks the bus did, and ends that

@@ -20,6 +20,9 @@ final class FlatpakRig: @unchecked Sendable {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("icare-flatpak-home-\(UUID().uuidString)")
         let runtime = home.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // iCare has run in this home before (its history folder is there): no first-start notice in the way.
+        try FileManager.default.createDirectory(at: home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare/history"),
+                                                withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // Nothing of the test runner's session: no display, the XDG folders the rig's own.
         let env = ["HOME": home.path, "XDG_RUNTIME_DIR": runtime.path, "FLATPAK_USER_DIR": installation,
                    "XDG_CONFIG_HOME": home.path + "/.config", "XDG_DATA_HOME": home.path + "/.local/share",

@@ -51,6 +51,9 @@ final class GnomeDesktop: @unchecked Sendable {
     func startIcared(config: String, timeScale: Int = 90) throws {
         stopIcared()
         try? FileManager.default.removeItem(atPath: service.stateDirectory)
+        // An empty history, but one iCare has kept before: no first-start notice in the Shell's way.
+        try FileManager.default.createDirectory(atPath: service.stateDirectory + "/history", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: service.configDirectory, withIntermediateDirectories: true)
         try config.write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
         try service.start(arguments: ["--log-stderr", "--debug", "--time-scale", String(timeScale)])

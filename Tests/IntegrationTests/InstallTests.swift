@@ -15,6 +15,7 @@ import TestSupport
             "\(prefix)/bin/icarectl": 0o755,
             "\(prefix)/bin/icare": 0o755,
             "\(prefix)/share/dbus-1/services/org.icare.Reminder.service": 0o644,
+            "\(prefix)/share/dbus-1/services/org.icare.Reminder.Window.service": 0o644,
             "\(prefix)/share/dbus-1/interfaces/org.icare.Reminder.xml": 0o644,
             "\(unitDir)/icared.service": 0o644,
             "\(prefix)/share/applications/org.icare.Reminder.desktop": 0o644,

@@ -849,6 +849,10 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     /// A click on a button (or, with `default`, on the body): ActionInvoked(id, key).
     func click(_ id: UInt32, _ key: String) throws { _ = try control("Click", "us", ["\(id)", key]) }
+    /// A click that sends an `ActivationToken` before `ActionInvoked`, as GNOME Shell and Plasma do.
+    func click(_ id: UInt32, _ key: String, activationToken: String) throws {
+        _ = try control("ClickWithToken", "uss", ["\(id)", key, activationToken])
+    }
     /// The notification goes away (2: dismissed by the person) with NotificationClosed; false if it was not open.
     func close(_ id: UInt32, reason: UInt32) throws -> Bool { try control("Close", "uu", ["\(id)", "\(reason)"]).stdout == "b true\n" }
     /// Only the NotificationClosed signal.
@@ -1009,6 +1013,10 @@ final class FakeNotificationServer: @unchecked Sendable {
         def ActionInvoked(self, nid, key):
             pass
 
+        @dbus.service.signal(IFACE, signature='us')
+        def ActivationToken(self, nid, token):
+            pass
+
         @dbus.service.signal(IFACE, signature='uu')
         def NotificationClosed(self, nid, reason):
             pass
@@ -1021,6 +1029,13 @@ final class FakeNotificationServer: @unchecked Sendable {
         @dbus.service.method(CONTROL, in_signature='us', out_signature='')
         def Click(self, nid, key):
             self.server.write({'member': '(action)', 'id': int(nid), 'key': str(key)})
+            self.server.ActionInvoked(dbus.UInt32(nid), key)
+
+        @dbus.service.method(CONTROL, in_signature='uss', out_signature='')
+        def ClickWithToken(self, nid, key, token):
+            # As GNOME Shell and Plasma click (notification spec 1.2): the token first, then the action.
+            self.server.write({'member': '(action)', 'id': int(nid), 'key': str(key)})
+            self.server.ActivationToken(dbus.UInt32(nid), token)
             self.server.ActionInvoked(dbus.UInt32(nid), key)
 
         @dbus.service.method(CONTROL, in_signature='uu', out_signature='b')

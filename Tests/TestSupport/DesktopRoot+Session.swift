@@ -20,6 +20,8 @@ public final class DesktopRootSession: @unchecked Sendable {
         directory = root.work
         for name in ["home", "home/.local/state", "config", "data", "cache", "services", "logs"] { _ = try root.folder(name) }
         _ = try root.folder("runtime", mode: "700")
+        // iCare has run in this home before (its history folder is there): no first-start notice in the way.
+        for name in ["home/.local/state/icare", "home/.local/state/icare/history"] { _ = try root.folder(name, mode: "700") }
         let services = directory.appendingPathComponent("services").path
         for name in activatable where name != "org.icare.Reminder" {
             // Resolved inside the root, by its dbus-daemon.

@@ -103,7 +103,8 @@ public final class GSConnectRig: PhoneRig, @unchecked Sendable {
                     try FileManager.default.setAttributes([.ownerAccountID: owner, .groupOwnerAccountID: owner], ofItemAtPath: directory.path)
                 }
             } else {
-                for dir in ["home", "config", "cache", "data", "state"] {
+                // state/icare/history: iCare has run in this home before, so no first-start notice gets in the way.
+                for dir in ["home", "config", "cache", "data", "state/icare/history"] {
                     try FileManager.default.createDirectory(at: directory.appendingPathComponent(dir), withIntermediateDirectories: true)
                 }
                 try FileManager.default.createDirectory(at: directory.appendingPathComponent("runtime"), withIntermediateDirectories: true,

@@ -39,7 +39,8 @@ public final class HeadlessGnomeShell: @unchecked Sendable {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("icare-gnome-\(UUID().uuidString)")
         work = root.appendingPathComponent("desktop")
         let fm = FileManager.default
-        for dir in ["desktop", "config", "state", "cache", "data/gnome-shell", "services"] {
+        // state/icare/history: iCare has run in this home before, so no first-start notice gets in the way.
+        for dir in ["desktop", "config", "state/icare/history", "cache", "data/gnome-shell", "services"] {
             try fm.createDirectory(at: root.appendingPathComponent(dir), withIntermediateDirectories: true)
         }
         try fm.createDirectory(at: root.appendingPathComponent("runtime"), withIntermediateDirectories: true,

@@ -75,9 +75,11 @@ public struct RecordedNotification: @unchecked Sendable {
 /// in the root's network namespace, that records every call (`notification-recorder.py` beside this file).
 public final class NotificationRecorder: @unchecked Sendable {
     private let lines: NamespacedLines
+    private let busAddress: String
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("notification-recorder.py").path
 
     public init(busAddress: String, networkOf pid: Int32?, errors: URL) throws {
+        self.busAddress = busAddress
         lines = try NamespacedLines(["/usr/bin/python3", Self.script], networkOf: pid,
                                     environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "DBUS_SESSION_BUS_ADDRESS": busAddress],
                                     errors: errors)
@@ -98,6 +100,14 @@ public final class NotificationRecorder: @unchecked Sendable {
     }
 
     public var iCareNotifies: [RecordedNotification] { calls.filter { $0.method == "Notify" && $0.isICare } }
+
+    /// A click on notification `id`'s action `key`, as a server reports one: `ActivationToken` first (when
+    /// `activationToken` is not empty), then `ActionInvoked`, both from the server's own connection.
+    public func click(_ id: UInt32, _ key: String, activationToken: String = "") throws {
+        let r = try Subprocess.run(["busctl", "--address=\(busAddress)", "call", "org.freedesktop.Notifications", "/org/icare/test/Recorder",
+                                    "org.icare.test.Recorder", "Click", "uss", "\(id)", key, activationToken], timeout: 10)
+        guard r.status == 0 else { throw HarnessError("the recorder's Click failed: \(r)") }
+    }
 
     public var dump: String {
         calls.map { "\($0.method) \($0.id) \($0.summary) \($0.actions) \($0.hints.keys.sorted())" }.joined(separator: "\n")

@@ -76,13 +76,20 @@ public final class ServiceHarness: @unchecked Sendable {
 
     /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
     /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`.
+    /// Unless `firstStart`, iCare has run in it before (its history folder is there): no first-start notice.
     public init(config: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil, start: Bool = true,
-                home: URL? = nil) throws {
+                home: URL? = nil, firstStart: Bool = false) throws {
         self.bus = try bus ?? PrivateBus()
         self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("icare-home-\(UUID().uuidString)")
         extraEnvironment = environment
         logPath = self.home.appendingPathComponent("icared.log").path
         try FileManager.default.createDirectory(at: self.home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        if !firstStart {
+            for folder in [stateDirectory, stateDirectory + "/history"] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+        }
         if let config {
             try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
             try config.write(toFile: configDirectory + "/config", atomically: true, encoding: .utf8)

@@ -68,6 +68,19 @@ public enum Subprocess {
 
     /// The locale every child starts in unless a test names its own: English
     /// texts and formats whatever the machine running the tests speaks.
+    /// The parents of `pid` up to the first process (`PPid:` in /proc/PID/status).
+    public static func ancestors(of pid: pid_t) -> [pid_t] {
+        var chain: [pid_t] = []
+        var current = pid
+        while current > 1, chain.count < 64 {
+            let status = (try? String(contentsOfFile: "/proc/\(current)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("PPid:") } ?? ""
+            current = pid_t(line.dropFirst("PPid:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+            chain.append(current)
+        }
+        return chain
+    }
+
     public static let neutralLocale: [String: String] = [
         "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "LC_TIME": "", "LANGUAGE": "", "TEXTDOMAINDIR": "",
     ]

@@ -8,6 +8,11 @@ It owns org.freedesktop.Notifications on the bus DBUS_SESSION_BUS_ADDRESS names
 one), answers as a plain server does, and prints one JSON line per call:
 
   ready
+  {"time": …, "method": "Click", "id": N, "key": …}
+
+A test clicks like a person with Click(id, key, token) on org.icare.test.Recorder at
+/org/icare/test/Recorder: ActivationToken(id, token) first when token is not empty
+(as GNOME Shell and Plasma send it, notification spec 1.2), then ActionInvoked(id, key).
   {"time": <s since the epoch>, "method": "Notify", "id": N, "app": …, "replaces": N,
    "summary": …, "body": …, "actions": [...], "hints": {"name": <value as text>}, "expire": N}
   {"time": …, "method": "CloseNotification", "id": N}
@@ -38,6 +43,10 @@ XML = """
     </method>
     <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
     <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
+    <signal name="ActivationToken"><arg type="u"/><arg type="s"/></signal>
+  </interface>
+  <interface name="org.icare.test.Recorder">
+    <method name="Click"><arg type="u" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
   </interface>
 </node>
 """
@@ -56,7 +65,8 @@ def main():
     address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
     flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
     bus = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
-    info = Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0]
+    node = Gio.DBusNodeInfo.new_for_xml(XML)
+    info, control = node.interfaces[0], node.interfaces[1]
     state = {"next": 1, "open": set()}
 
     def closed(nid, reason):
@@ -89,7 +99,18 @@ def main():
             emit({"time": now, "method": method, "sender": sender})
             invocation.return_value(GLib.Variant("(ssss)", (args.name, "iCare tests", "1.0", "1.2")))
 
+    def on_control(connection, sender, path, interface, method, params, invocation):
+        nid, key, token = params.unpack()
+        emit({"time": time.time(), "method": "Click", "id": nid, "key": key})
+        if token:
+            bus.emit_signal(None, "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
+                            "ActivationToken", GLib.Variant("(us)", (nid, token)))
+        bus.emit_signal(None, "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
+                        "ActionInvoked", GLib.Variant("(us)", (nid, key)))
+        invocation.return_value(None)
+
     bus.register_object("/org/freedesktop/Notifications", info, on_call, None, None)
+    bus.register_object("/org/icare/test/Recorder", control, on_control, None, None)
     owned = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                           GLib.Variant("(su)", ("org.freedesktop.Notifications", 4)), GLib.VariantType("(u)"),
                           Gio.DBusCallFlags.NONE, -1, None).unpack()[0]

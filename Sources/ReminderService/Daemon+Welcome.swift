@@ -1,0 +1,54 @@
+import DBusKit
+import ICareFiles
+
+/// The first start: icared greets a person once ("iCare is on", when the
+/// first break comes, "Open iCare"), for one who never opens the app. The
+/// debt is kept in the state folder (`WelcomeMark`) until a notification
+/// server has shown the notice; the notifier shows it when the schedule and
+/// the desktop allow (Notifier+Welcome).
+extension Daemon {
+    /// The app's name beneath iCare's id and the object GLib serves for it (see the app's WindowName).
+    static let appName = BusName("org.icare.Reminder.Window")
+    static let appPath = ObjectPath("/org/icare/Reminder")
+
+    /// Whether the notice is owed; read before icared makes its state folder, whose absence marks the first start.
+    func welcomeOwed() -> Bool {
+        do {
+            return try WelcomeMark(paths: paths).owed()
+        } catch {
+            log.warning("Cannot keep track of the first start's notice (\(error)); iCare does not greet this time.")
+            return false
+        }
+    }
+
+    /// Hands the notifier the debt and what settles it.
+    func startWelcome(_ notifier: Notifier, owed: Bool) {
+        notifier.clockText = { [unowned self] t in self.clockTime(t) }
+        notifier.welcomeOwed = owed
+        notifier.onWelcomed = { [unowned self] in
+            self.log.info("The first start's notice was shown; iCare does not show it again.")
+            do {
+                try WelcomeMark(paths: self.paths).settle()
+            } catch {
+                self.log.warning("Cannot remove \(WelcomeMark(paths: self.paths).path) (\(error)); the notice may come once more.")
+            }
+        }
+    }
+
+    /// "Open iCare": the app's `org.freedesktop.Application.Activate`, by the bus. A running app shows its
+    /// window; otherwise the bus starts the app from its activation file, so it is never icared's child
+    /// and never inside icared's sandbox (docs/architecture.md, "The first start").
+    func openApp(activationToken: String?) {
+        let platform: [(String, DBusValue)] = activationToken.map { [("activation-token", .string($0))] } ?? []
+        bus?.call(.methodCall(destination: Daemon.appName, path: Daemon.appPath,
+                              interface: InterfaceName("org.freedesktop.Application"), member: MemberName("Activate"),
+                              arguments: [.vardict(platform)])) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let e) = result {
+                self.log.warning("Could not open iCare's window (\(e.name): \(e.message)).")
+            } else {
+                self.log.info("Opened iCare's window.")
+            }
+        }
+    }
+}
