@@ -66,7 +66,8 @@ public final class PresenceMonitor {
     public private(set) var idleThreshold: UInt32 = 20
 
     /// The sources being watched right now, for the log.
-    /// Runs when a bus source (logind, a screensaver, Mutter's idle monitor) came or went.
+    /// Runs when a source (logind, a screensaver, Mutter's idle monitor, the Wayland compositor's idle
+    /// notifications) came or went.
     public var onSourcesChange: (() -> Void)?
 
     public var sourcesFound: [String] {
@@ -158,6 +159,8 @@ public final class PresenceMonitor {
         }
         wayland.note = { [weak self] level, message in self?.note(level, message) }
         wayland.onIdle = { [weak self] in self?.updateIdle() }
+        // The compositor answers after start-up: the list of sources changes then, not at the next bus change.
+        wayland.onWatchingChange = { [weak self] in self?.onSourcesChange?() }
         mutter.onIdle = { [weak self] in self?.updateIdle() }
         mutter.start()
     }

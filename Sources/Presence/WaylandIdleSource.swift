@@ -20,11 +20,15 @@ final class WaylandIdleSource {
     var onIdle: (() -> Void)?
     /// Logs a line (the monitor's log, each kind once).
     var note: ((LogLevel, String) -> Void)?
+    /// Runs when `watching` changed (the compositor answered, or the watch ended).
+    var onWatchingChange: (() -> Void)?
 
     /// Whether the compositor says the person is idle.
     var idle: Bool { watch?.idle ?? false }
     /// The protocol being watched, for the list of sources.
-    private(set) var watching: IdleProtocol?
+    private(set) var watching: IdleProtocol? {
+        didSet { if watching != oldValue { onWatchingChange?() } }
+    }
 
     private let loop: EventLoop
     private var watch: WaylandIdleWatch?

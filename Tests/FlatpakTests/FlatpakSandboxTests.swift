@@ -31,6 +31,12 @@ import TestSupport
         let ownerPID = Int32(owner.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
         let comm = ownerPID.flatMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) } ?? ""
         #expect(comm.hasPrefix("xdg-dbus-proxy"), "the name's connection is the proxy's: \(owner) \(comm)")
+        // The app's own activation file is exported beside it, so "Open iCare" on the first start's notice
+        // starts the Flatpak's window through the bus (flatpak rewrites Exec= to `flatpak run`).
+        let window = try String(contentsOfFile: rig.installation + "/exports/share/dbus-1/services/org.icare.Reminder.Window.service",
+                                encoding: .utf8)
+        #expect(window.contains("Name=org.icare.Reminder.Window\n") && window.contains(" run ")
+                && window.contains("--command=/app/bin/icare ") && window.contains(" org.icare.Reminder"), "\(window)")
     }
 
     @Test func theReminderReachesTheServerAndItsClickComesBack() throws {

@@ -205,8 +205,9 @@ import LoopSupport
     }
 
     @Test func aDueBreakNeedsAttentionAndALeftClickStartsIt() throws {
-        // Time scale 900: the 15 min interval passes in one second.
-        let rig = try DndBusRig(config: "Interval = 15m\nBreakDuration = 10s\n")
+        // Time scale 900: the 15 min interval passes in one second; the break keeps its real 30 s, long enough
+        // for the checks below on a loaded machine.
+        let rig = try DndBusRig(config: "Interval = 15m\nBreakDuration = 30s\n")
         let watcher = FakeWatcher()
         try rig.appear(watcher)
         try rig.service.start(arguments: ["--log-stderr", "--time-scale", "900"])

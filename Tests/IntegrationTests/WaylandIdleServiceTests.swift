@@ -28,6 +28,9 @@ import TestSupport
         try rig.waitLogged(Self.watching)
         let watchingSeen = wallMicros()
         #expect(try rig.history().isEmpty)
+        // `Capabilities` names the compositor as soon as it answered, not at the next change of state.
+        let found = try s.capabilities(become: ["time-away": "works"], timeout: 5)
+        #expect(found["time-away"]?.words.contains("org_kde_kwin_idle") == true, "\(String(describing: found["time-away"]))")
 
         // Nobody types: sway says idle after BreakDuration (10 s), and icared waits for the return.
         try rig.waitLogged("presence: idle for 10 s", timeout: 20)
@@ -116,8 +119,11 @@ import TestSupport
         try rig.waitLogged(Self.watching)
         try rig.waitLogged("presence: idle for 10 s", timeout: 20)
 
+        #expect(try s.capabilities(become: ["time-away": "works"], timeout: 5)["time-away"]?.words.contains("org_kde_kwin_idle") == true)
         sway.kill9()
         try rig.waitLogged("went away (the compositor closed the connection)")
+        // Nothing else sees time away here (no system bus): `Capabilities` says so at once.
+        #expect(try s.capabilities(become: ["time-away": "missing"], timeout: 5)["time-away"]?.words.contains("cannot see") == true)
         // Not idle any more: the 10 s and more the compositor said were idle count, as at any return.
         try rig.waitLogged("presence: back from idle")
         #expect(try s.nameHasOwner())

@@ -315,7 +315,8 @@ public final class KDEConnectRig: PhoneRig, @unchecked Sendable {
 
     // MARK: - Helpers
 
-    func busctl(_ arguments: [String], timeout: TimeInterval = 10) throws -> ProcessResult {
+    /// A call waits as long as busctl's own (25 s): a loaded kdeconnectd may take over 10 s to answer.
+    func busctl(_ arguments: [String], timeout: TimeInterval = 30) throws -> ProcessResult {
         try Subprocess.run(["busctl", "--user"] + arguments, environment: busEnvironment, timeout: timeout)
     }
 
