@@ -47,8 +47,8 @@ struct Runner {
         case .start:
             try proxy.call("StartBreak")
             let ends = Timestamp(clamping: (try? proxy.get("BreakEnds").uint64) ?? 0)
-            say((ends > 0 ? tr("Break started: look at something about 20 feet (6 m) away until %s.", time.clockSeconds(ends))
-                 : tr("Break started: look at something about 20 feet (6 m) away.")) + "\n")
+            say((ends > 0 ? tr("Break started: look at something 20 feet (6 m) away until %s.", time.clockSeconds(ends))
+                 : tr("Break started: look at something 20 feet (6 m) away.")) + "\n")
         case .snooze(let seconds):
             let inBreak = stateNow() == "break"
             let until = try untilReply(proxy.call("Snooze", [.uint32(seconds)]))

@@ -11,6 +11,7 @@ import Foundation
     static let variants: [(pattern: String, what: String)] = [
         (#"\b20 ft\b"#, "'20 ft'"),
         (#"\babout 6 m\b"#, "'about 6 m'"),
+        (#"\b(about|around|roughly) 20 feet"#, "'about 20 feet': the distance needs no hedge"),
         (#"(?<!\()\b6 m away"#, "'6 m away' without '20 feet ('"),
         (#"\b20 feet(?! \(6 m\))"#, "'20 feet' without ' (6 m)'"),
         (#"\bsix met(er|re)"#, "'six metres'"),
@@ -86,7 +87,7 @@ import Foundation
 
     @Test func theCheckFindsEachVariant() {
         for sample in ["about 6 m (20 ft) away", "look 20 feet away", "20 feet, 6 m, away", "something 6 m away",
-                       "op 6 meter afstand", "20 voet", "zo'n 6 meter"] {
+                       "op 6 meter afstand", "20 voet", "zo'n 6 meter", "something about 20 feet (6 m) away"] {
             #expect(!Self.variants(in: sample, file: "x").isEmpty, "'\(sample)' passes")
         }
         for sample in ["look at something 20 feet (6 m) away", "naar iets op zo’n 6 meter afstand", "about 6 min", "\"20\n\"feet (6 m)"] {

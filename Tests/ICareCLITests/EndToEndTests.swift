@@ -218,7 +218,7 @@ import ReminderCore
         #expect(try icarectl(h, ["history", "yesterday"]).stdout == "No breaks on \(y.weekday) \(y.date).\n")
         let start = try icarectl(h, ["start"])
         #expect(start.status == 0)
-        #expect(start.stdout.hasPrefix("Break started: look at something about 20 feet (6 m) away until "))
+        #expect(start.stdout.hasPrefix("Break started: look at something 20 feet (6 m) away until "))
         #expect(try icarectl(h, ["status"]).stdout.hasPrefix("State:          on a break\nBreak ends:     "))
         #expect(try icarectl(h, ["status", "--format", "plain"]).stdout == "on break\n")
         let again = try icarectl(h, ["start"])
