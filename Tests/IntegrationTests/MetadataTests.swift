@@ -89,11 +89,10 @@ import ReminderCore
         }
     }
 
-    /// Debian refuses a changelog entry that is not newer than the one before it, so two releases
-    /// the same day need a time: scripts/version --check names the pair, and stamps the time given.
-    @Test func aReleaseMustBeNewerThanTheOneBefore() throws {
+    /// A scratch tree with scripts/version and what it writes into: the folder (kept alive by the caller),
+    /// its root and the script.
+    static func versionScratch() throws -> (InstallTempDir, URL, URL) {
         let dir = try InstallTempDir()
-        defer { withExtendedLifetime(dir) {} }
         let root = URL(fileURLWithPath: dir.path)
         for folder in ["scripts", "debian", "Sources/ReminderCore"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -101,6 +100,14 @@ import ReminderCore
         let script = root.appendingPathComponent("scripts/version")
         try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("scripts/version"), to: script)
         try "Maintainer: Someone <someone@example.org>\n".write(to: root.appendingPathComponent("debian/control"), atomically: true, encoding: .utf8)
+        return (dir, root, script)
+    }
+
+    /// Debian refuses a changelog entry that is not newer than the one before it, so two releases
+    /// the same day need a time: scripts/version --check names the pair, and stamps the time given.
+    @Test func aReleaseMustBeNewerThanTheOneBefore() throws {
+        let (dir, root, script) = try Self.versionScratch()
+        defer { withExtendedLifetime(dir) {} }
         func news(_ newest: String) throws {
             let text = "Version 1.1.0\n~~~~~~~~~~~~~\nReleased: \(newest)\n\nFeatures:\n * More.\n\n"
                 + "Version 1.0.0\n~~~~~~~~~~~~~\nReleased: 2026-12-03\n\nFeatures:\n * First.\n"
@@ -124,15 +131,8 @@ import ReminderCore
     /// A released version's NEWS entry is frozen: scripts/version --write pins it in NEWS.released,
     /// --check refuses a change to it, and the same change under a new version at the top passes.
     @Test func aReleasedEntryCannotChangeLater() throws {
-        let dir = try InstallTempDir()
+        let (dir, root, script) = try Self.versionScratch()
         defer { withExtendedLifetime(dir) {} }
-        let root = URL(fileURLWithPath: dir.path)
-        for folder in ["scripts", "debian", "Sources/ReminderCore"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
-        let script = root.appendingPathComponent("scripts/version")
-        try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("scripts/version"), to: script)
-        try "Maintainer: Someone <someone@example.org>\n".write(to: root.appendingPathComponent("debian/control"), atomically: true, encoding: .utf8)
         let released = "Version 1.0.0\n~~~~~~~~~~~~~\nReleased: 2026-12-03\n\nFeatures:\n * First.\n"
         func news(_ text: String) throws { try text.write(to: root.appendingPathComponent("NEWS"), atomically: true, encoding: .utf8) }
         try news(released)
