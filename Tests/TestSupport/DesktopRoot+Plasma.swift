@@ -28,7 +28,9 @@ public final class RootPlasma: @unchecked Sendable {
     public static let waylandSocket = "wayland-icare"
     public let wayland: Bool
 
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], sound: Bool = false, wayland: Bool = false) throws {
+    /// `firstStart`: a home iCare never ran in, so the first call's icared shows its first-start notice.
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], sound: Bool = false, wayland: Bool = false,
+                firstStart: Bool = false) throws {
         root = try DesktopRoot(release)
         self.wayland = wayland
         let kind = wayland
@@ -37,7 +39,7 @@ public final class RootPlasma: @unchecked Sendable {
         do {
             try startXvfb()
             session = try DesktopRootSession(root, activatable: ["org.kde.kded6", "org.kde.kglobalaccel", "org.kde.ActivityManager",
-                                                                 "org.icare.Reminder"],
+                                                                 "org.icare.Reminder", "org.icare.Reminder.Window"],
                                              variables: kind.merging([
                                                  "DISPLAY": display, "KDE_FULL_SESSION": "true", "XDG_CURRENT_DESKTOP": "KDE",
                                                  "KDE_SESSION_VERSION": "6",
@@ -46,7 +48,7 @@ public final class RootPlasma: @unchecked Sendable {
                                                  // As startplasma-x11 sets it: the roots' only menu is plasma-applications.menu, and
                                                  // without it KService 6.13 (trixie) lists no applications (Kickoff stays empty).
                                                  "XDG_MENU_PREFIX": "plasma-",
-                                             ]) { $1 }.merging(variables) { $1 })
+                                             ]) { $1 }.merging(variables) { $1 }, firstStart: firstStart)
             try "[Daemon]\nAutolock=false\nLockOnResume=false\n"
                 .write(to: root.work.appendingPathComponent("config/kscreenlockerrc"), atomically: true, encoding: .utf8)
             if sound { try RootSound.startStack(session) }

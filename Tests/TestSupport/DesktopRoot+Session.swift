@@ -15,13 +15,16 @@ public final class DesktopRootSession: @unchecked Sendable {
 
     /// `activatable`: names whose service files in the root's /usr/share/dbus-1/services the bus may start.
     /// `variables`: the desktop's own (XDG_CURRENT_DESKTOP, DISPLAY, …), laid over HOME and the XDG folders.
-    public init(_ root: DesktopRoot, activatable: [String], variables: [String: String]) throws {
+    /// `firstStart`: a home iCare never ran in (no history folder), for its first-start notice.
+    public init(_ root: DesktopRoot, activatable: [String], variables: [String: String], firstStart: Bool = false) throws {
         self.root = root
         directory = root.work
         for name in ["home", "home/.local/state", "config", "data", "cache", "services", "logs"] { _ = try root.folder(name) }
         _ = try root.folder("runtime", mode: "700")
         // iCare has run in this home before (its history folder is there): no first-start notice in the way.
-        for name in ["home/.local/state/icare", "home/.local/state/icare/history"] { _ = try root.folder(name, mode: "700") }
+        for name in ["home/.local/state/icare"] + (firstStart ? [] : ["home/.local/state/icare/history"]) {
+            _ = try root.folder(name, mode: "700")
+        }
         let services = directory.appendingPathComponent("services").path
         for name in activatable where name != "org.icare.Reminder" {
             // Resolved inside the root, by its dbus-daemon.
