@@ -15,8 +15,9 @@ public final class GnomeClicksRig: @unchecked Sendable {
     private let hand: ShellExtensionHand
     private var shots = 0
 
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:]) throws {
-        shell = try GnomeBannerShell(release, variables: variables)
+    /// `firstStart`: a home iCare never ran in.
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], firstStart: Bool = false) throws {
+        shell = try GnomeBannerShell(release, variables: variables, firstStart: firstStart)
         do {
             guard try shell.session.waitForName("org.gnome.Mutter.RemoteDesktop", timeout: 30) else {
                 throw HarnessError("GNOME Shell \(release.gnomeShell) offers no org.gnome.Mutter.RemoteDesktop")

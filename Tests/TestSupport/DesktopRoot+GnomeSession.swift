@@ -12,15 +12,16 @@ extension DesktopRootSession {
     public static let evalExtension = "eval@tests.icare.org"
 
     /// A GNOME session in `root`: GNOME's variables (plus `variables`), and the shell's notification
-    /// proxy, dconf, the accessibility bus, iCare's activation file and `more` activatable.
+    /// proxy, dconf, the accessibility bus, iCare's activation files (icared's and the app's) and `more`
+    /// activatable. `firstStart`: a home iCare never ran in.
     public static func gnome(_ root: DesktopRoot, activatable more: [String] = [],
-                             variables: [String: String] = [:]) throws -> DesktopRootSession {
+                             variables: [String: String] = [:], firstStart: Bool = false) throws -> DesktopRootSession {
         try DesktopRootSession(root, activatable: ["org.gnome.Shell.Notifications", "org.a11y.Bus", "ca.desrt.dconf",
-                                                  "org.icare.Reminder"] + more,
+                                                  "org.icare.Reminder", "org.icare.Reminder.Window"] + more,
                                variables: [
                                    "XDG_CURRENT_DESKTOP": "GNOME", "XDG_SESSION_DESKTOP": "gnome",
                                    "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "dconf",
-                               ].merging(variables) { $1 })
+                               ].merging(variables) { $1 }, firstStart: firstStart)
     }
 
     /// The settings a headless shell under test needs, written before it starts: `extensions`

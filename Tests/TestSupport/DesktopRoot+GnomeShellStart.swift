@@ -15,10 +15,11 @@ extension DesktopRootSession {
     /// `prepare` runs last before the shell starts. On any failure the root is stopped.
     public static func startGnomeShell(_ release: DesktopRoot.Release, activatable: [String] = [], variables: [String: String],
                                        eval: Bool, extensions: [String], accessibility: Bool, arguments: [String] = [],
+                                       firstStart: Bool = false,
                                        prepare: (DesktopRootSession) throws -> Void = { _ in }) throws -> DesktopRootSession {
         let root = try DesktopRoot(release)
         do {
-            let session = try gnome(root, activatable: activatable, variables: variables)
+            let session = try gnome(root, activatable: activatable, variables: variables, firstStart: firstStart)
             if eval { try session.installEvalExtension() }
             try session.prepareGnomeShell(extensions: (eval ? [evalExtension] : []) + extensions, accessibility: accessibility)
             if accessibility { try session.startAccessibilityBus() }

@@ -12,9 +12,11 @@ public final class GnomeBannerShell: @unchecked Sendable {
     public let session: DesktopRootSession
 
     /// `extensions`: more to enable beside the tests' Eval (e.g. iCare's own, installed by the package).
-    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], extensions: [String] = []) throws {
+    /// `firstStart`: a home iCare never ran in.
+    public init(_ release: DesktopRoot.Release, variables: [String: String] = [:], extensions: [String] = [],
+                firstStart: Bool = false) throws {
         session = try DesktopRootSession.startGnomeShell(release, variables: variables, eval: true, extensions: extensions,
-                                                         accessibility: true)
+                                                         accessibility: true, firstStart: firstStart)
         root = session.root
         do { try waitForShell() } catch { root.stop(); throw error }
     }
