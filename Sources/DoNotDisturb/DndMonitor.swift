@@ -23,6 +23,8 @@ public final class DndMonitor {
     /// or `firstLookLimit` passed since `start()`. Until then `active` may
     /// still be about to turn on for a desktop that was already in DND.
     public private(set) var settled = false
+    /// Called when a provider is found or goes (`providersFound` changed), whether or not `active` did.
+    public var onProvidersChange: (() -> Void)?
     /// Called once, when `settled` becomes true.
     public var onSettled: (() -> Void)?
     /// How long (µs) `settled` waits for slow providers before it holds anyway.
@@ -142,6 +144,7 @@ public final class DndMonitor {
         if old.isPresent != state.isPresent {
             log.info("Do-not-disturb: \(provider) \(state.isPresent ? "found" : "gone").",
                      fields: [("ICARE_DND_PROVIDER", provider)])
+            onProvidersChange?()
         }
         if state.dnd && !old.dnd {
             turnCount += 1

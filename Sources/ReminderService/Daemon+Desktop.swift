@@ -42,6 +42,8 @@ extension Daemon {
                 self.deliver(.doNotDisturb(active))
             }
         }
+        // A provider that comes or goes without changing the switch still changes what `Capabilities` says.
+        dnd.onProvidersChange = { [unowned self] in if self.desktopKnown { self.refreshCapabilities() } }
         followDesktopEyeBreaks(dnd.dconf, bus)
         startSandboxLimits(bus, dnd, desktops)
         dnd.start()

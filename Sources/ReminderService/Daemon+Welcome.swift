@@ -26,7 +26,7 @@ extension Daemon {
         notifier.clockText = { [unowned self] t in self.clockTime(t) }
         notifier.welcomeOwed = owed
         notifier.onWelcomed = { [unowned self] in
-            self.log.info("The first start's notice was shown; iCare does not show it again.")
+            self.log.info("The first start's notice (or a reminder before it) was shown; iCare does not show the notice again.")
             do {
                 try WelcomeMark(paths: self.paths).settle()
             } catch {

@@ -27,11 +27,12 @@ extension Notifier {
 /// the app: shown once per person (the daemon keeps the debt in its
 /// `WelcomeMark`), only while the schedule waits for the first break and the
 /// desktop is quiet (no do-not-disturb, no call), like a reminder; a
-/// reminder or countdown takes its place. "Open iCare" (and the body click,
+/// reminder or countdown takes its place, and a reminder shown first settles
+/// it (its "first eye break at" would no longer be true). "Open iCare" (and the body click,
 /// where the server takes one) opens the app by the bus (Daemon+Welcome).
 extension Notifier {
-    /// A server has shown the notice: nothing is owed any more.
-    func welcomeShown() {
+    /// A server has shown the notice, or a reminder before it: nothing is owed any more.
+    func welcomeSettled() {
         guard welcomeOwed else { return }
         welcomeOwed = false
         onWelcomed?()

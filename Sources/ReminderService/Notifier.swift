@@ -95,7 +95,7 @@ final class Notifier {
     }
     /// The first start's notice is still to be shown (Notifier+Welcome).
     var welcomeOwed = false
-    /// Runs once a server has shown the first start's notice.
+    /// Runs once a server has shown the first start's notice, or a reminder before it.
     var onWelcomed: (() -> Void)?
     /// A local clock time ("14:20") for an instant, for the first start's notice (the daemon's `clockTime`).
     var clockText: ((Timestamp) -> String)?
@@ -281,7 +281,11 @@ final class Notifier {
             case .success(let reply):
                 if let newID = (try? reply.arguments())?.first?.uint32, newID != 0 { self.id = newID }
                 self.confirmed = view
-                if case .welcome = view { self.welcomeShown() }
+                // The notice shown, or a reminder first: either way the person has met iCare.
+                switch view {
+                case .welcome, .reminder: self.welcomeSettled()
+                default: break
+                }
             case .failure(let e):
                 self.shown = .none
                 self.confirmed = .none

@@ -355,6 +355,22 @@ import LoopSupport
         #expect(try s.property("DoNotDisturb") == "b false")
     }
 
+    @Test func aProviderThatComesLaterIsNamedAtOnceAndGoneWhenItGoes() throws {
+        let rig = try DndBusRig()
+        defer { rig.stop() }
+        let s = try rig.start()
+        try s.capabilities(become: ["do-not-disturb": "missing"])
+        // swaync starts after icared, its switch off: nothing of the schedule changes, `Capabilities` does.
+        let swaync = DndFakeSwaync()
+        try rig.appear(swaync)
+        #expect(Self.found("swaync", by: s), "log:\n\(s.log)")
+        let words = try s.capabilities(become: ["do-not-disturb": "works"], timeout: 5)["do-not-disturb"]?.words ?? ""
+        #expect(words.contains("SwayNotificationCenter"), "\(words)")
+        #expect(try s.string("State") == "waiting")
+        try rig.sync { swaync.vanish() }
+        try s.capabilities(become: ["do-not-disturb": "missing"], timeout: 5)
+    }
+
     @Test func theSourceIsTheProviderThatTurnedOnMostRecently() throws {
         // An XFCE session (xfconf's switch acts only there) that also runs dunst and swaync.
         let rig = try DndBusRig(environment: ["XDG_CURRENT_DESKTOP": "XFCE"])
@@ -364,6 +380,9 @@ import LoopSupport
         for name in ["dunst", "swaync", "xfce"] {
             #expect(Self.found(name, by: s), "log:\n\(s.log)")
         }
+        // `Capabilities` names each one it follows, in a person's words (Xfce's own switch among them).
+        let words = try s.capabilities(become: ["do-not-disturb": "works"])["do-not-disturb"]?.words ?? ""
+        #expect(["dunst", "SwayNotificationCenter", "Xfce"].allSatisfy { words.contains($0) }, "\(words)")
         let monitor = try Self.monitor(s)
         defer { monitor.stop() }
         func source() throws -> String { try s.string("DoNotDisturbSource") }

@@ -53,7 +53,7 @@ import TestSupport
         #expect(status.status == 0 && row.contains(" \(clock), in "), "\(clock) · \(status.stdout)")
         #expect(try s.string("State") == "waiting")
         #expect(waitUntil { !Self.markExists(s) }, "the debt is settled once a server showed it")
-        #expect(s.log.contains("The first start's notice was shown"), "log:\n\(s.log)")
+        #expect(s.log.contains("The first start's notice (or a reminder before it) was shown"), "log:\n\(s.log)")
 
         // Never again: not after a restart, nor after a new server.
         #expect(try s.signal(SIGTERM) == 0)
@@ -84,6 +84,27 @@ import TestSupport
         #expect(waitUntil { !Self.markExists(s) })
         try NotificationTests.settle(s, fake)
         #expect(Self.welcomes(fake).count == 1, "\(fake.dump)")
+    }
+
+    @Test func aReminderShownFirstSettlesIt() throws {
+        // The first start without a server: owed. At the next start a reminder is already out (a call that
+        // outlasted the first interval without pausing reminders, say).
+        let s = try ServiceHarness(start: false, firstStart: true)
+        defer { s.stop() }
+        try s.start()
+        #expect(Self.markExists(s))
+        #expect(try s.signal(SIGTERM) == 0)
+        let fake = try FakeNotificationServer(environment: s.bus.environment)
+        defer { fake.stop() }
+        try fake.start()
+        try NotificationTests.writeState(s, DndState.due(sinceSecondsAgo: 5))
+        try s.start()
+        let reminder = try NotificationTests.first(fake) { $0.isICare && $0.summary == "Time for an eye break" }
+        #expect(waitUntil { !Self.markExists(s) }, "the person met iCare through the reminder")
+        try fake.click(reminder.id, "skip")
+        #expect(try waitUntil { try s.string("State") == "waiting" })
+        try NotificationTests.settle(s, fake)
+        #expect(Self.welcomes(fake).isEmpty, "'First eye break at' would be untrue now: \(fake.dump)")
     }
 
     @Test func doNotDisturbHoldsItBackUntilItEnds() throws {
