@@ -5,13 +5,13 @@ import ICareFiles
 /// first break comes, "Open iCare"), for one who never opens the app. The
 /// debt is kept in the state folder (`WelcomeMark`) until a notification
 /// server has shown the notice; the notifier shows it when the schedule and
-/// the desktop allow (Notifier+Welcome).
+/// the desktop allow (Notifier+Brief).
 extension Daemon {
     /// The app's name beneath iCare's id and the object GLib serves for it (see the app's WindowName).
     static let appName = BusName("org.icare.Reminder.Window")
     static let appPath = ObjectPath("/org/icare/Reminder")
 
-    /// Whether the notice is owed; read before icared makes its state folder, whose absence marks the first start.
+    /// Whether the notice is owed (`WelcomeMark`: on the first start, no state file and no history yet).
     func welcomeOwed() -> Bool {
         do {
             return try WelcomeMark(paths: paths).owed()
@@ -25,12 +25,13 @@ extension Daemon {
     func startWelcome(_ notifier: Notifier, owed: Bool) {
         notifier.clockText = { [unowned self] t in self.clockTime(t) }
         notifier.welcomeOwed = owed
+        let mark = WelcomeMark(paths: paths)
         notifier.onWelcomed = { [unowned self] in
             self.log.info("The first start's notice (or a reminder before it) was shown; iCare does not show the notice again.")
             do {
-                try WelcomeMark(paths: self.paths).settle()
+                try mark.settle()
             } catch {
-                self.log.warning("Cannot remove \(WelcomeMark(paths: self.paths).path) (\(error)); the notice may come once more.")
+                self.log.warning("Cannot remove \(mark.path) (\(error)); the notice may come once more.")
             }
         }
     }

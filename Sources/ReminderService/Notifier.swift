@@ -93,7 +93,7 @@ final class Notifier {
     var phones = NotificationPhones() {
         didSet { if phones != oldValue, let lastStatus { update(status: lastStatus, settings: settings) } }
     }
-    /// The first start's notice is still to be shown (Notifier+Welcome).
+    /// The first start's notice is still to be shown (Notifier+Brief).
     var welcomeOwed = false
     /// Runs once a server has shown the first start's notice, or a reminder before it.
     var onWelcomed: (() -> Void)?
@@ -165,7 +165,7 @@ final class Notifier {
         case .waiting where welcomeOwed && !muted: want(.welcome(next: status.nextBreak))
         default:
             // A brief notice ("break complete", the status) stays until it expires or something else must be shown;
-            // the welcome not yet shown waits for the next quiet wait (Notifier+Welcome).
+            // the welcome not yet shown waits for the next quiet wait (Notifier+Brief).
             if wanted.isBrief, !welcomeOwed { want(wanted) } else { want(.none) }
         }
     }

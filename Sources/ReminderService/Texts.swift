@@ -51,7 +51,7 @@ enum Texts {
         return tr("Well done.")
     }
 
-    // The first start's notice (Notifier+Welcome): once per person, with a button that opens the app.
+    // The first start's notice (Notifier+Brief): once per person, with a button that opens the app.
     static var welcomeSummary: String { tr("iCare is on") }
     /// `clock`: the first break's local time.
     static func welcomeBody(clock: String, breakSeconds: UInt32) -> String {

@@ -8,8 +8,8 @@ import Testing
 /// file, no history) and after it until settled, never where iCare ran before.
 @Suite struct WelcomeMarkTests {
     @Test func theFirstStartOwesTheNoticeUntilItIsSettled() throws {
-        let temp = try TemporaryDirectory()
-        let paths = try XDGPaths(environment: ["XDG_STATE_HOME": temp.join("state"), "XDG_CONFIG_HOME": temp.path])
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
         let mark = WelcomeMark(paths: paths)
         #expect(try mark.owed(), "nothing of iCare's yet: the first start")
         #expect(permissions(paths.stateDirectory) == 0o700, "the state folder is made as icared makes it")
@@ -23,22 +23,22 @@ import Testing
     }
 
     @Test func theFolderTheUnitMakesIsStillAFirstStart() throws {
-        let temp = try TemporaryDirectory()
-        let paths = try XDGPaths(environment: ["XDG_STATE_HOME": temp.join("state"), "XDG_CONFIG_HOME": temp.path])
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
         try Directory.ensure(paths.stateDirectory)
         #expect(try WelcomeMark(paths: paths).owed(), "ExecStartPre= made the state folder, empty")
     }
 
     @Test func aHistoryAloneMeansICareRanBefore() throws {
-        let temp = try TemporaryDirectory()
-        let paths = try XDGPaths(environment: ["XDG_STATE_HOME": temp.join("state"), "XDG_CONFIG_HOME": temp.path])
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
         try Directory.ensure(paths.historyDirectory)
         #expect(try !WelcomeMark(paths: paths).owed())
     }
 
     @Test func aPersonWhoRanICareBeforeIsNotGreeted() throws {
-        let temp = try TemporaryDirectory()
-        let paths = try XDGPaths(environment: ["XDG_STATE_HOME": temp.join("state"), "XDG_CONFIG_HOME": temp.path])
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
         try StateFile(paths: paths).write("icare-engine=1\n")
         let mark = WelcomeMark(paths: paths)
         #expect(try !mark.owed(), "an upgrade from a version without the notice")
@@ -46,9 +46,8 @@ import Testing
     }
 
     @Test func aStateFolderThatIsAFileIsAnErrorNotAGreeting() throws {
-        let temp = try TemporaryDirectory()
+        let (temp, paths) = try scratchPaths()
         try writeFixture("", to: temp.join("state"))
-        let paths = try XDGPaths(environment: ["XDG_STATE_HOME": temp.join("state"), "XDG_CONFIG_HOME": temp.path])
         #expect(throws: FileError.self) { _ = try WelcomeMark(paths: paths).owed() }
     }
 }
