@@ -172,7 +172,7 @@ let package = Package(
         .target(name: "DesktopReport", dependencies: ["Localization"], swiftSettings: lean),
         .target(
             name: "ReminderService",
-            dependencies: ["ReminderCore", "FileKit", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "Autostart", "DesktopReport"],
+            dependencies: ["ReminderCore", "FileKit", "ICareFiles", "DBusKit", "SystemdKit", "DoNotDisturb", "DesktopWatch", "Presence", "Busy", "DesktopBreaks", "Localization", "StatusItem", "Sound", "Phones", "PhoneRemote", "DesktopReport"],
             swiftSettings: lean
         ),
         .executableTarget(
@@ -186,7 +186,8 @@ let package = Package(
         // GTK 4 and libadwaita (libadwaita-1-dev pulls in libgtk-4-dev), for the app.
         .systemLibrary(name: "CAdwaita"),
         // The app: a window for the service (home view, preferences), a client like icarectl.
-        .executableTarget(name: "icare", dependencies: ["CAdwaita", "ReminderClient", "StatusItem", "DBusKit", "SystemdKit", "ReminderCore", "Localization"],
+        .executableTarget(name: "icare", dependencies: ["CAdwaita", "ReminderClient", "StatusItem", "DBusKit", "SystemdKit", "ReminderCore", "Localization",
+                                                        "FileKit", "ICareFiles", "DesktopWatch", "Autostart"],
                          swiftSettings: [.unsafeFlags(adwaitaIncludes.flatMap { ["-Xcc", "-I\($0)"] })], linkerSettings: clientLinking),
         .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.

@@ -30,6 +30,8 @@ for _ in $(seq 200); do [ -s "$work/display" ] && break; sleep 0.01; done
 export DISPLAY=":$(head -n1 "$work/display")" GDK_BACKEND=x11 GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none
 export HOME="$work" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" XDG_RUNTIME_DIR="$work/runtime"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+# iCare has run here before: the app opens on its home view, not the welcome.
+mkdir -p "$XDG_STATE_HOME/icare" && : >"$XDG_STATE_HOME/icare/welcome-seen"
 unset WAYLAND_DISPLAY
 bench_start_icared
 

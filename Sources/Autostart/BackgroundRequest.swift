@@ -3,7 +3,7 @@ import DesktopWatch
 
 /// Starting with the session from inside the Flatpak sandbox. Outside it the
 /// package's systemd unit or autostart entry starts icared; a Flatpak cannot
-/// write either, so icared asks the Background portal:
+/// write either, so the app's welcome asks the Background portal:
 /// `RequestBackground("", {reason, autostart: true, commandline: ["icared"]})`.
 /// The portal asks the person once, showing iCare's reason, keeps the answer
 /// in its permission store (later calls get it without a dialog) and writes
@@ -26,7 +26,7 @@ public final class BackgroundRequest {
         request = PortalRequest(connection: connection)
     }
 
-    /// Asks once per start of icared; `done` runs with the answer.
+    /// Asks once; `done` runs with the answer.
     public func ask(reason: String, done: @escaping (Outcome) -> Void) {
         let options: [(String, DBusValue)] = [("reason", .string(reason)), ("autostart", .bool(true)),
                                               ("commandline", .strings(["icared"])), ("dbus-activatable", .bool(false))]

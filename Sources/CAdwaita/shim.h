@@ -31,6 +31,7 @@ static inline GtkPicture *icare_picture(gpointer object) { return GTK_PICTURE(ob
 static inline GtkMenuButton *icare_menu_button(gpointer object) { return GTK_MENU_BUTTON(object); }
 static inline GtkPopover *icare_popover(gpointer object) { return GTK_POPOVER(object); }
 static inline GdkPaintable *icare_paintable(gpointer object) { return GDK_PAINTABLE(object); }
+static inline GMenuModel *icare_menu_model(gpointer object) { return G_MENU_MODEL(object); }
 static inline GListModel *icare_list_model(gpointer object) { return G_LIST_MODEL(object); }
 static inline AdwPreferencesWindow *icare_adw_preferences_window(gpointer o) { return ADW_PREFERENCES_WINDOW(o); }
 static inline AdwPreferencesPage *icare_adw_preferences_page(gpointer o) { return ADW_PREFERENCES_PAGE(o); }
@@ -42,6 +43,10 @@ static inline AdwApplicationWindow *icare_adw_application_window(gpointer o) { r
 static inline AdwStatusPage *icare_adw_status_page(gpointer o) { return ADW_STATUS_PAGE(o); }
 static inline AdwToastOverlay *icare_adw_toast_overlay(gpointer o) { return ADW_TOAST_OVERLAY(o); }
 static inline AdwHeaderBar *icare_adw_header_bar(gpointer o) { return ADW_HEADER_BAR(o); }
+static inline AdwWindow *icare_adw_window(gpointer o) { return ADW_WINDOW(o); }
+static inline AdwCarousel *icare_adw_carousel(gpointer o) { return ADW_CAROUSEL(o); }
+static inline AdwCarouselIndicatorDots *icare_adw_carousel_indicator_dots(gpointer o) { return ADW_CAROUSEL_INDICATOR_DOTS(o); }
+static inline GtkListBox *icare_list_box(gpointer object) { return GTK_LIST_BOX(object); }
 
 /* Labels screen readers read: the accessible label and description (varargs in GTK). */
 static inline void icare_accessible_label(gpointer widget, const char *label)

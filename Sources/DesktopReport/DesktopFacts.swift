@@ -15,7 +15,8 @@ public struct DesktopFacts: Equatable, Sendable {
 
     public enum Login: Equatable, Sendable {
         case systemdUnit
-        case flatpak(allowed: Bool)
+        /// The Background portal's answer to the app's welcome (nil: not asked yet).
+        case flatpak(allowed: Bool?)
         case autostartEntry
         case nothing
     }
@@ -114,6 +115,7 @@ public struct DesktopFacts: Equatable, Sendable {
         case .systemdUnit: return Capability(.login, .works, tr("Started by systemd, as icared.service."))
         case .flatpak(true): return Capability(.login, .works, tr("The desktop allows iCare to start at login."))
         case .flatpak(false): return Capability(.login, .missing, tr("The desktop did not allow iCare to start at login."))
+        case .flatpak(nil): return Capability(.login, .limited, tr("Not asked yet: iCare's welcome asks the desktop to start it at login."))
         case .autostartEntry: return Capability(.login, .works, tr("Started at login by its autostart entry."))
         case .nothing: return Capability(.login, .limited, tr("Nothing starts iCare at login here."))
         }

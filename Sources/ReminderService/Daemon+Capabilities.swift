@@ -35,7 +35,7 @@ extension Daemon {
         facts.sandboxLimits = sandboxLimits
         if Sandbox.isFlatpak {
             facts.sandbox = .flatpak
-            facts.login = .flatpak(allowed: !sandboxLimits.contains("autostart"))
+            facts.login = .flatpak(allowed: startsAtLogin)
         } else if Sandbox.isSystemdUnit {
             facts.sandbox = .systemdUnit
             facts.login = .systemdUnit

@@ -1,7 +1,8 @@
-import Autostart
+import Glibc
 import DBusKit
 import DesktopWatch
 import DoNotDisturb
+import ICareFiles
 import Localization
 import Presence
 
@@ -9,11 +10,11 @@ import Presence
 /// Flatpak's (docs/flatpak.md, "What works inside, and what does not") or its
 /// systemd unit's (docs/as-installed.md). Each limit is said once in the log
 /// when it first applies; the property follows changes (iCare's Shell
-/// extension appearing, the Background portal's answer, KDE Connect's folder).
+/// extension appearing, the answer the app's welcome got from the Background portal, KDE Connect's folder).
 extension Daemon {
     func startSandboxLimits(_ bus: Connection, _ dnd: DndMonitor, _ desktops: SessionDesktops) {
         guard Sandbox.isFlatpak else { return }
-        askToStartAtLogin(bus)
+        followLoginAnswer()
         // logind is on the system bus, which the sandbox does not get.
         setSandboxLimit("sleep", true)
         // KDE Connect's and GSConnect's command lists are outside it (PhoneRemote writes none there).
@@ -24,21 +25,26 @@ extension Daemon {
         }
     }
 
-    /// The Background portal, asked once per start: the person reads the reason in its dialog the
-    /// first time; after that the portal answers from its permission store.
-    func askToStartAtLogin(_ bus: Connection) {
-        let request = BackgroundRequest(connection: bus)
-        background = request
-        // TRANSLATORS: shown by the desktop when iCare, installed as a Flatpak, asks to start at login.
-        let reason = tr("iCare starts when you log in, to remind you to rest your eyes.")
-        request.ask(reason: reason) { [unowned self] outcome in
-            self.background = nil
-            switch outcome {
-            case .allowed: self.log.info("In the Flatpak sandbox: the Background portal lets iCare start at login.")
-            case .denied: break
-            case .unavailable(let why): self.log.info("In the Flatpak sandbox: the Background portal did not answer (\(why)).")
-            }
-            self.setSandboxLimit("autostart", outcome != .allowed)
+    /// Starting at login: the app's welcome asks the Background portal (a Flatpak's icared has no window
+    /// to ask from, and a dialog at each start would be noise) and keeps the answer in `starts-at-login`
+    /// (ICareFiles' LoginAnswer). icared reads it now and follows the file through inotify on its state
+    /// folder, which only changes when the app writes it or a break is recorded.
+    func followLoginAnswer() {
+        let answer = LoginAnswer(paths: paths)
+        let read = { [unowned self] in
+            let allowed = answer.read()
+            self.startsAtLogin = allowed
+            self.setSandboxLimit("autostart", allowed != true)
+            self.refreshCapabilities()
+        }
+        read()
+        do {
+            sources.append(try loop.addInotify(path: paths.stateDirectory,
+                                               mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)) { _, name in
+                if name == LoginAnswer.fileName { read() }
+            })
+        } catch {
+            log.warning("Cannot watch \(paths.stateDirectory) for the welcome's answer on starting at login (\(error)); it is read at the next start.")
         }
     }
 
@@ -67,7 +73,7 @@ extension Daemon {
         case "sleep": why = "logind is on the system bus, which the sandbox does not get: a suspend is not seen"
         case "lock": why = "neither the Inhibit portal's monitor nor a screen saver is on the bus: a locked screen is not seen"
         case "phone-commands": why = "KDE Connect's and GSConnect's command lists are out of reach: phones get pings only"
-        case "autostart": why = "the Background portal did not allow starting at login"
+        case "autostart": why = "the Background portal has not allowed starting at login (the app's welcome asks it)"
         case "phone-commands-restart":
             return "Under its unit: KDE Connect's folder was made after icared started, so it stays read-only until icared "
                 + "starts again (systemctl --user restart icared); phones get pings only (SandboxLimits \(limit); logged once)."

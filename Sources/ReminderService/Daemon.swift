@@ -48,8 +48,8 @@ public final class Daemon {
     /// What icared can see on this desktop, as last announced (`Capabilities`, Daemon+Capabilities).
     var capabilities: [Capability] = []
     var saidSandboxLimits: Set<String> = []
-    /// The Background portal's request while it waits for an answer (Daemon+Sandbox).
-    var background: AnyObject?
+    /// In the Flatpak, whether the desktop starts icared at login, as the app's welcome was told (nil: not asked; Daemon+Sandbox).
+    var startsAtLogin: Bool?
     var exitCode: Int32 = 0
     var notifier: Notifier?
     var statusItem: StatusItem?

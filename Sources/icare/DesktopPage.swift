@@ -33,15 +33,21 @@ final class DesktopPage {
         shown = status.capabilities
         for row in rows { adw_preferences_group_remove(icare_adw_preferences_group(gp(group)), row) }
         rows = status.capabilities.map { c in
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(icare_adw_preferences_row(gp(row)), c.title)
-            adw_action_row_set_subtitle(icare_adw_action_row(gp(row)), c.words)
-            let state = UI.label(DesktopPage.stateWord(c.state), classes: c.fails ? ["warning"] : ["dim-label"])
-            gtk_widget_set_valign(state, GTK_ALIGN_CENTER)
-            adw_action_row_add_suffix(icare_adw_action_row(gp(row)), state)
+            let row = Self.row(c)
             adw_preferences_group_add(icare_adw_preferences_group(gp(group)), row)
             return row
         }
+    }
+
+    /// One capability's row: its heading, its words, and a word for its state (the welcome shows the same rows).
+    static func row(_ c: ReportedCapability) -> Widget {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(icare_adw_preferences_row(gp(row)), c.title)
+        adw_action_row_set_subtitle(icare_adw_action_row(gp(row)), c.words)
+        let state = UI.label(stateWord(c.state), classes: c.fails ? ["warning"] : ["dim-label"])
+        gtk_widget_set_valign(state, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(icare_adw_action_row(gp(row)), state)
+        return row
     }
 
     static var title: String { tr("This desktop") }

@@ -2,6 +2,9 @@ import CAdwaita
 import SystemdKit
 import ReminderClient
 import Localization
+import FileKit
+import ICareFiles
+import Autostart
 
 /// The application: one instance per session (`WindowName`: a second launch
 /// only asks the first to show its window), the service's sd-event loop run
@@ -18,11 +21,18 @@ final class ICareApp {
     private var toasts: Widget?
     private var preferences: PreferencesWindow?
     private var ringOffer: ShellRingOffer?
+    private var welcome: WelcomeWindow?
+    /// Whether the first answer of the service was seen (the welcome is due then, once per person).
+    private var welcomeChecked = false
+    /// The Background portal's request while it waits for an answer.
+    private var background: BackgroundRequest?
 
     init() {
         application = adw_application_new(ICareApp.id, G_APPLICATION_NON_UNIQUE)
         Signals.connect(gp(application), "activate") { [unowned self] in self.activate() }
         addAction("preferences") { [unowned self] in self.openPreferences() }
+        addAction("welcome") { [unowned self] in self.openWelcome() }
+        addAction("start-at-login") { [unowned self] in self.askToStartAtLogin() }
     }
 
     /// An action of the application (`app.NAME`, and over D-Bus org.freedesktop.Application.ActivateAction,
@@ -70,6 +80,8 @@ final class ICareApp {
                 BenchHook.serviceChanged()
                 self.home?.update()
                 self.preferences?.update()
+                self.welcome?.update()
+                self.welcomeOnFirstOpen()
             }
             model.onError = { [unowned self] sentence in self.toast(sentence) }
             adw_toast_overlay_set_child(icare_adw_toast_overlay(gp(overlay)), home.root)
@@ -84,6 +96,9 @@ final class ICareApp {
         let prefs = UI.iconButton("emblem-system-symbolic", name: HomeTexts.preferences) { [unowned self] in self.showPreferences() }
         adw_header_bar_pack_end(icare_adw_header_bar(gp(header)), prefs)
         gtk_widget_set_sensitive(prefs, model == nil ? 0 : 1)
+        let menu = mainMenu()
+        adw_header_bar_pack_end(icare_adw_header_bar(gp(header)), menu)
+        gtk_widget_set_sensitive(menu, model == nil ? 0 : 1)
         let offer = ShellRingOffer()
         ringOffer = offer
         offer.onError = { [unowned self] sentence in self.toast(sentence) }
@@ -102,6 +117,68 @@ final class ICareApp {
             preferences = PreferencesWindow(model: model, parent: window) { [unowned self] in self.preferences = nil }
         }
         preferences?.present()
+    }
+
+    /// The main menu: the welcome again, and the preferences.
+    private func mainMenu() -> Widget {
+        let items = g_menu_new()!
+        g_menu_append(items, WelcomeTexts.menuItem, "app.welcome")
+        g_menu_append(items, HomeTexts.preferences, "app.preferences")
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(icare_menu_button(gp(button)), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(icare_menu_button(gp(button)), icare_menu_model(gp(items)))
+        gtk_widget_set_tooltip_text(button, WelcomeTexts.menu)
+        icare_accessible_label(gp(button), WelcomeTexts.menu)
+        g_object_unref(gp(items))
+        return button
+    }
+
+    /// The `welcome` action (the main menu's Welcome): the window, then the welcome over it.
+    private func openWelcome() {
+        activate()
+        showWelcome()
+    }
+
+    private func showWelcome() {
+        guard let model, let window else { return }
+        if welcome == nil {
+            let connection = g_application_get_dbus_connection(icare_g_application(gp(application)))
+            let w = WelcomeWindow(model: model, parent: window, connection: connection) { [unowned self] in self.welcome = nil }
+            w.onAllowLogin = { [unowned self] in self.askToStartAtLogin() }
+            welcome = w
+        }
+        welcome?.present()
+    }
+
+    /// The welcome, once per person: the first time the service answers in a home where it was never
+    /// shown (`welcome-seen` in the state folder, ICareFiles' WelcomeSeen).
+    private func welcomeOnFirstOpen() {
+        guard !welcomeChecked, model?.status != nil, let paths = try? XDGPaths.fromProcessEnvironment() else { return }
+        welcomeChecked = true
+        let seen = WelcomeSeen(paths: paths)
+        guard !seen.seen else { return }
+        showWelcome()
+        do { try seen.record() } catch { toast("\(error)") }
+    }
+
+    /// The Background portal, asked from the welcome (the Flatpak; elsewhere systemd or the autostart entry
+    /// starts icared). The answer goes to `starts-at-login`, which icared follows (ICareFiles' LoginAnswer).
+    private func askToStartAtLogin() {
+        guard let model, background == nil, let paths = try? XDGPaths.fromProcessEnvironment() else { return }
+        let request = BackgroundRequest(connection: model.feed.connection)
+        background = request
+        // TRANSLATORS: shown by the desktop when iCare, installed as a Flatpak, asks to start at login.
+        let reason = tr("iCare starts when you log in, to remind you to rest your eyes.")
+        request.ask(reason: reason) { [unowned self] outcome in
+            self.background = nil
+            let allowed: Bool
+            switch outcome {
+            case .allowed: allowed = true
+            case .denied: allowed = false
+            case .unavailable: self.toast(WelcomeTexts.couldNotAsk); return
+            }
+            do { try LoginAnswer(paths: paths).write(allowed) } catch { self.toast("\(error)") }
+        }
     }
 
     func toast(_ text: String) {

@@ -10,8 +10,9 @@ import Localization
 final class PreferencesWindow {
     let model: AppModel
     let window: Widget
-    private var interval, breakLength, snooze, from, to: SpinRow!
-    private var activeHours, weekdays, sound, panelRing, phone, fullScreen: SwitchRow!
+    private let schedule: ScheduleRows
+    private var snooze: SpinRow!
+    private var weekdays, sound, panelRing, phone, fullScreen: SwitchRow!
     private var dnd, busy: ChoiceRow!
     private let problems: Widget
     private let gnome: Widget
@@ -19,6 +20,7 @@ final class PreferencesWindow {
 
     init(model: AppModel, parent: Widget, closed: @escaping () -> Void) {
         self.model = model
+        schedule = ScheduleRows(model: model)
         window = adw_preferences_window_new()!
         problems = adw_preferences_group_new()!
         gnome = adw_preferences_group_new()!
@@ -49,26 +51,13 @@ final class PreferencesWindow {
         adw_preferences_page_set_title(icare_adw_preferences_page(gp(page)), PrefTexts.settingsPage)
         adw_preferences_page_set_icon_name(icare_adw_preferences_page(gp(page)), "preferences-system-symbolic")
         let m = model
-        interval = SpinRow(title: PrefTexts.interval, subtitle: PrefTexts.minutesRange(15, 45), range: 15...45, step: 1) {
-            m.set(.interval, .uint(UInt32($0) * 60))
-        }
-        breakLength = SpinRow(title: PrefTexts.breakLength, subtitle: PrefTexts.secondsRange(10, 30), range: 10...30, step: 1) {
-            m.set(.breakDuration, .uint(UInt32($0)))
-        }
         snooze = SpinRow(title: PrefTexts.snooze, subtitle: PrefTexts.minutesRange(1, 30), range: 1...30, step: 1) {
             m.set(.snoozeDuration, .uint(UInt32($0) * 60))
         }
-        group(PrefTexts.breaks, [interval.row, breakLength.row, snooze.row], in: page)
+        group(PrefTexts.breaks, [schedule.interval.row, schedule.breakLength.row, snooze.row], in: page)
 
-        activeHours = SwitchRow(title: PrefTexts.activeHours, subtitle: PrefTexts.activeHoursHint) { [unowned self] _ in self.writeActiveHours() }
-        from = SpinRow(title: PrefTexts.from, subtitle: "", range: 0...1439, step: 15) { [unowned self] _ in self.writeActiveHours() }
-        to = SpinRow(title: PrefTexts.to, subtitle: "", range: 0...1439, step: 15) { [unowned self] _ in self.writeActiveHours() }
-        from.showAsTimeOfDay()
-        to.showAsTimeOfDay()
-        from.set(9 * 60)
-        to.set(17 * 60 + 30)
         weekdays = SwitchRow(title: PrefTexts.weekdaysOnly, subtitle: PrefTexts.weekdaysHint) { m.set(.weekdaysOnly, .bool($0)) }
-        group(PrefTexts.when, [activeHours.row, from.row, to.row, weekdays.row], in: page)
+        group(PrefTexts.when, schedule.hoursRows + [weekdays.row], in: page)
 
         sound = SwitchRow(title: PrefTexts.sound, subtitle: PrefTexts.soundHint) { m.set(.sound, .bool($0)) }
         panelRing = SwitchRow(title: PrefTexts.panelRing, subtitle: PrefTexts.panelRingHint) { m.set(.statusItem, .bool($0)) }
@@ -92,34 +81,14 @@ final class PreferencesWindow {
         adw_preferences_window_add(icare_adw_preferences_window(gp(window)), icare_adw_preferences_page(gp(desktop.page)))
     }
 
-    /// `HH:MM-HH:MM` from the two times, or "" (always) when the switch is off.
-    private func writeActiveHours() {
-        let f = from.minutes, t = to.minutes
-        from.enable(activeHours.isOn)
-        to.enable(activeHours.isOn)
-        guard activeHours.isOn else { model.set(.activeHours, .string("")); return }
-        guard f != t else { return }  // the service refuses an empty span; wait for the other end
-        model.set(.activeHours, .string(PrefTexts.time(f) + "-" + PrefTexts.time(t)))
-    }
-
     /// Shows the service's settings (after a change from anywhere).
     func update() {
         guard let s = model.status else { return }
         func number(_ k: SettingKey) -> UInt32? { if case .uint(let v)? = s.settings[k] { return v }; return nil }
         func flag(_ k: SettingKey) -> Bool? { if case .bool(let v)? = s.settings[k] { return v }; return nil }
         func word(_ k: SettingKey) -> String? { if case .string(let v)? = s.settings[k] { return v }; return nil }
-        if let v = number(.interval) { interval.set(Double(v / 60)) }
-        if let v = number(.breakDuration) { breakLength.set(Double(v)) }
+        schedule.update(s)
         if let v = number(.snoozeDuration) { snooze.set(Double(max(60, v) / 60)) }
-        if let v = word(.activeHours) {
-            activeHours.set(!v.isEmpty)
-            if let hours = ActiveHours(v) {
-                from.set(Double(hours.start.hour * 60 + hours.start.minute))
-                to.set(Double(hours.end.hour * 60 + hours.end.minute))
-            }
-            from.enable(!v.isEmpty)
-            to.enable(!v.isEmpty)
-        }
         if let v = flag(.weekdaysOnly) { weekdays.set(v) }
         if let v = flag(.sound) { sound.set(v) }
         if let v = flag(.statusItem) { panelRing.set(v) }
@@ -134,9 +103,4 @@ final class PreferencesWindow {
         gtk_widget_set_visible(problems, s.configProblems.isEmpty ? 0 : 1)
         desktop.update(s)
     }
-}
-
-extension SpinRow {
-    var minutes: Int { Int(gtk_spin_button_get_value(icare_spin(gp(spin))).rounded()) }
-    func enable(_ on: Bool) { gtk_widget_set_sensitive(row, on ? 1 : 0) }
 }

@@ -98,7 +98,13 @@ extension AppRig {
         json.dump(windows, sys.stdout)
     elif command == 'press':
         e = element(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
-        if not e.get_action_iface().do_action(0):
+        # A menu button is two elements of one name (GtkMenuButton and its inner toggle): the first with an action.
+        while e.get_n_actions() == 0:
+            parent = e
+            e = find(parent.get_child_at_index(0), sys.argv[2], sys.argv[3]) if parent.get_child_count() > 0 else None
+            if e is None:
+                sys.exit('no action on %s %r' % (sys.argv[2], sys.argv[3]))
+        if not e.do_action(0):
             sys.exit('the action failed')
     elif command == 'value':
         e = element(sys.argv[2], sys.argv[3])

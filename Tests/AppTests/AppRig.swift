@@ -124,11 +124,24 @@ final class AppRig: @unchecked Sendable {
         return p
     }
 
-    func waitForName(_ name: String) throws -> Bool {
-        try waitUntil(timeout: 10, interval: 0.05) {
-            try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                "NameHasOwner", "s", name]).stdout == "b true\n"
+    /// Ends the app (its process group) and starts it again: a second start in the same home.
+    func restartApp() throws {
+        if let app {
+            Subprocess.killGroup(app)
+            groups.removeAll { $0 === app }
+            self.app = nil
         }
+        _ = try waitUntil(timeout: 10, interval: 0.1) { try !hasOwner("org.icare.Reminder.Window") }
+        try launchApp(log: "app-again.log")
+    }
+
+    func waitForName(_ name: String) throws -> Bool {
+        try waitUntil(timeout: 10, interval: 0.05) { try hasOwner(name) }
+    }
+
+    func hasOwner(_ name: String) throws -> Bool {
+        try service.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                            "NameHasOwner", "s", name]).stdout == "b true\n"
     }
 
     // MARK: the accessibility tree

@@ -59,10 +59,15 @@ import Testing
     @Test func loginAndTheSandbox() {
         var f = DesktopFacts()
         #expect(entry(f, .login).state == .limited && entry(f, .sandbox).state == .off)
-        f.login = .flatpak(allowed: false)
+        f.login = .flatpak(allowed: nil)
         f.sandbox = .flatpak
         f.sandboxLimits = ["autostart"]
+        #expect(entry(f, .login) == Capability(.login, .limited, "Not asked yet: iCare's welcome asks the desktop to start it at login."))
+        f.login = .flatpak(allowed: false)
         #expect(entry(f, .login).state == .missing)
+        f.login = .flatpak(allowed: true)
+        #expect(entry(f, .login).state == .works)
+        f.login = .flatpak(allowed: false)
         #expect(entry(f, .sandbox) == Capability(.sandbox, .limited, "Inside the Flatpak's sandbox; not everything can work there."))
         f.login = .systemdUnit
         f.sandbox = .systemdUnit

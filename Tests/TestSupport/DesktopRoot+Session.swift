@@ -21,9 +21,15 @@ public final class DesktopRootSession: @unchecked Sendable {
         directory = root.work
         for name in ["home", "home/.local/state", "config", "data", "cache", "services", "logs"] { _ = try root.folder(name) }
         _ = try root.folder("runtime", mode: "700")
-        // iCare has run in this home before (its history folder is there): no first-start notice in the way.
+        // iCare has run in this home before (its history folder is there, and the app's welcome-seen): no
+        // first-start notice or welcome in the way.
         for name in ["home/.local/state/icare"] + (firstStart ? [] : ["home/.local/state/icare/history"]) {
             _ = try root.folder(name, mode: "700")
+        }
+        if !firstStart {
+            let seen = directory.appendingPathComponent("home/.local/state/icare/welcome-seen").path
+            let r = try root.run(["touch", seen], environment: [:])
+            guard r.status == 0 else { throw HarnessError("touch \(seen) inside the \(root.release) root: \(r)") }
         }
         let services = directory.appendingPathComponent("services").path
         for name in activatable where name != "org.icare.Reminder" {

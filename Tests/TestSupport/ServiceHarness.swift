@@ -76,7 +76,8 @@ public final class ServiceHarness: @unchecked Sendable {
 
     /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
     /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`.
-    /// Unless `firstStart`, iCare has run in it before (its history folder is there): no first-start notice.
+    /// Unless `firstStart`, iCare has run in it before (its history folder is there, and the app's
+    /// `welcome-seen`): no first-start notice, and the app opens on its home view.
     public init(config: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil, start: Bool = true,
                 home: URL? = nil, firstStart: Bool = false) throws {
         self.bus = try bus ?? PrivateBus()
@@ -88,6 +89,9 @@ public final class ServiceHarness: @unchecked Sendable {
             for folder in [stateDirectory, stateDirectory + "/history"] {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
+            }
+            guard FileManager.default.createFile(atPath: stateDirectory + "/welcome-seen", contents: Data()) else {
+                throw HarnessError("cannot write \(stateDirectory)/welcome-seen")
             }
         }
         if let config {

@@ -1,0 +1,40 @@
+import Glibc
+import FileKit
+import FileSupport
+import Testing
+@testable import ICareFiles
+
+/// The app's two files beside icared's state: `welcome-seen` (the welcome was shown) and
+/// `starts-at-login` (the Background portal's answer, which a Flatpak's icared follows).
+@Suite struct AppMarksTests {
+    @Test func theWelcomeIsSeenOnceRecorded() throws {
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
+        let seen = WelcomeSeen(paths: paths)
+        #expect(!seen.seen, "a fresh home")
+        try seen.record()
+        #expect(seen.seen)
+        #expect(seen.path == paths.stateDirectory + "/welcome-seen")
+        try seen.record()
+        #expect(seen.seen, "recording again is no error")
+    }
+
+    @Test func theLoginAnswerReadsOnlyWhatTheAppWrites() throws {
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
+        let answer = LoginAnswer(paths: paths)
+        #expect(answer.read() == nil, "never asked")
+        try answer.write(true)
+        #expect(answer.read() == true)
+        try answer.write(false)
+        #expect(answer.read() == false)
+        // Anything else (a hand edit, another program's bytes, a huge file) is "not asked", never a crash.
+        for text in ["yes", "YES\n", "yes\nno\n", "", String(repeating: "y", count: 100_000)] {
+            try AtomicFile.write(text, to: answer.path)
+            #expect(answer.read() == nil, "\(text.prefix(20).debugDescription)")
+        }
+        unlink(answer.path)
+        #expect(mkdir(answer.path, 0o700) == 0)
+        #expect(answer.read() == nil, "a folder in its place")
+    }
+}
