@@ -14,7 +14,7 @@ extension ServiceStatus {
             case "sleep": return tr("A suspend is not seen, so a reminder may come right after waking up.")
             case "lock": return tr("A locked screen is not seen: the desktop's portal does not say.")
             case "phone-commands": return tr("Phones get a tap with each reminder, but not Start, Snooze and Skip.")
-            case "autostart": return tr("iCare does not start at login: running in the background was not allowed.")
+            case "autostart": return tr("iCare does not start at login: the desktop has not allowed it to run in the background.")
             // TRANSLATORS: the command stays as it is.
             case "phone-commands-restart": return tr("Phones get a tap, but not Start, Snooze and Skip, until iCare starts again, as KDE Connect was set up after it: systemctl --user restart icared")
             default: return limit

@@ -30,7 +30,7 @@ import TestSupport
                          "A suspend is not seen, so a reminder may come right after waking up.",
                          "A locked screen is not seen: the desktop's portal does not say.",
                          "Phones get a tap with each reminder, but not Start, Snooze and Skip.",
-                         "iCare does not start at login: running in the background was not allowed."]
+                         "iCare does not start at login: the desktop has not allowed it to run in the background."]
         let shown = try rig.waitForHome(timeout: 30, "the sandbox's limits") { elements in
             elements.contains { $0.role == "label" && $0.name == sentences.joined(separator: "\n") }
         }

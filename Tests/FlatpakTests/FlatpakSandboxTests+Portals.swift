@@ -63,7 +63,7 @@ extension FlatpakSandboxTests {
         #expect(refused, "SandboxLimits \((try? limits(rig)) ?? "?")")
         #expect(!FileManager.default.fileExists(atPath: rig.home.path + autostartEntry))
         let status = try rig.run("icarectl", ["status"])
-        #expect(status.stdout.contains("iCare does not start at login: running in the background was not allowed."), "\(status)")
+        #expect(status.stdout.contains("iCare does not start at login: the desktop has not allowed it to run in the background."), "\(status)")
     }
 
     /// No logind in the sandbox, and GNOME's screen saver not granted here (a user override takes the

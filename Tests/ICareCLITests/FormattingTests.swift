@@ -165,7 +165,7 @@ func status(_ state: String, _ edit: (inout ServiceStatus) -> Void = { _ in }) -
 
             Here, iCare cannot do everything:
               GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension.
-              iCare does not start at login: running in the background was not allowed.
+              iCare does not start at login: the desktop has not allowed it to run in the background.
               new-limit
 
             """))
