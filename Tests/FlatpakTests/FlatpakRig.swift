@@ -15,14 +15,21 @@ final class FlatpakRig: @unchecked Sendable {
     let bus: PrivateBus
     let environment: [String: String]
 
-    init() throws {
+    /// `welcomeSeen: false`: the app has never opened here, so it shows its welcome.
+    init(welcomeSeen: Bool = true) throws {
         installation = try FlatpakInstallation.folder()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("icare-flatpak-home-\(UUID().uuidString)")
         let runtime = home.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // iCare has run in this home before (its history folder is there): no first-start notice in the way.
-        try FileManager.default.createDirectory(at: home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare/history"),
+        let state = home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare")
+        try FileManager.default.createDirectory(at: state.appendingPathComponent("history"),
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if welcomeSeen {
+            guard FileManager.default.createFile(atPath: state.appendingPathComponent("welcome-seen").path, contents: Data()) else {
+                throw HarnessError("cannot write welcome-seen in \(state.path)")
+            }
+        }
         // Nothing of the test runner's session: no display, the XDG folders the rig's own.
         let env = ["HOME": home.path, "XDG_RUNTIME_DIR": runtime.path, "FLATPAK_USER_DIR": installation,
                    "XDG_CONFIG_HOME": home.path + "/.config", "XDG_DATA_HOME": home.path + "/.local/share",
