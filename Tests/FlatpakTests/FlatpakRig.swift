@@ -15,17 +15,18 @@ final class FlatpakRig: @unchecked Sendable {
     let bus: PrivateBus
     let environment: [String: String]
 
-    /// `welcomeSeen: false`: the app has never opened here, so it shows its welcome.
-    init(welcomeSeen: Bool = true) throws {
+    /// `welcomeSeen: false`: the app has never opened here, so it shows its welcome. `firstStart`: iCare never
+    /// ran here at all (no history folder either), so icared's first start shows its notice.
+    init(welcomeSeen: Bool = true, firstStart: Bool = false) throws {
         installation = try FlatpakInstallation.folder()
         home = FileManager.default.temporaryDirectory.appendingPathComponent("icare-flatpak-home-\(UUID().uuidString)")
         let runtime = home.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // iCare has run in this home before (its history folder is there): no first-start notice in the way.
         let state = home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare")
-        try FileManager.default.createDirectory(at: state.appendingPathComponent("history"),
+        try FileManager.default.createDirectory(at: firstStart ? state : state.appendingPathComponent("history"),
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        if welcomeSeen {
+        if welcomeSeen && !firstStart {
             guard FileManager.default.createFile(atPath: state.appendingPathComponent("welcome-seen").path, contents: Data()) else {
                 throw HarnessError("cannot write welcome-seen in \(state.path)")
             }

@@ -49,4 +49,41 @@ extension FlatpakSandboxTests {
         // The button goes once the answer is in.
         #expect(try waitUntil(timeout: 10, interval: 0.2) { try !hands.elements().contains { $0.name == "Start at Login" && $0.w > 0 } })
     }
+
+    /// A person who installs the Flatpak and never opens the app: the sandboxed icared's first start shows
+    /// "iCare is on" on the desktop's server (outside the sandbox); its Open iCare makes the bus start the
+    /// Flatpak's app from the exported activation file (never icared's child, never in icared's sandbox
+    /// instance), and the app opens on its welcome.
+    @Test func theFirstStartsNoticeOpensTheFlatpaksAppOnItsWelcome() throws {
+        let rig = try FlatpakRig(welcomeSeen: false, firstStart: true)
+        let screen = try VirtualDisplay()
+        let hands = try AccessibleHands(rig, display: screen.display)
+        let server = try MockNotifications(environment: rig.environment)
+        defer {
+            rig.stop()
+            server.stop()
+            hands.stop()
+            screen.stop()
+        }
+        // As a session does once its display is up: what the bus starts from now on draws there.
+        let update = try rig.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                     "UpdateActivationEnvironment", "a{ss}", "1", "DISPLAY", screen.display])
+        try #require(update.status == 0, "\(update)")
+        #expect(try rig.state() == "waiting")
+        var index: Int?
+        _ = waitUntil(timeout: 15, interval: 0.1) {
+            index = ((try? server.notifies()) ?? []).firstIndex { $0.summary == "iCare is on" }
+            return index != nil
+        }
+        let notice = try #require(index, "no first-start notice: \((try? server.notifies()) ?? [])")
+        #expect(try server.notifies()[notice].actions == ["open", "Open iCare"])
+        #expect(try !rig.nameHasOwner("org.icare.Reminder.Window"), "no window before the click")
+        try server.click(try server.idOfNotify(at: notice), "open")
+        try hands.waitFor("Every 20 minutes, look at something 20 feet (6 m) away for 20 seconds. Practised through the day, it relieves eye strain.",
+                          in: "Welcome to iCare", timeout: 40)
+        let app = try #require(rig.sandboxedPIDs("icare").first, "the app runs in a sandbox of its own")
+        let icared = try #require(rig.icaredPIDs().first)
+        #expect(!Subprocess.ancestors(of: app).contains(icared), "never icared's child")
+        #expect(FileManager.default.fileExists(atPath: rig.stateDirectory.appendingPathComponent("welcome-seen").path))
+    }
 }
