@@ -139,6 +139,13 @@ import TestSupport
         defer { server.stop() }
         try server.addInhibited()
         #expect(try rig.state() == "waiting")
+        // What iCare can see, as icarectl inside the sandbox prints it: Plasma's do-not-disturb, read through the proxy.
+        var doctor = ""
+        let named = try waitUntil(timeout: 10, interval: 0.2) {
+            doctor = try rig.run("icarectl", ["doctor"]).stdout
+            return doctor.contains("Follows the do-not-disturb of Plasma.")
+        }
+        #expect(named, "\(doctor)")
         try expectPauses(rig, "do-not-disturb", saying: "DoNotDisturbSource", "s \"kde\"\n",
                          on: { try server.inhibit(true) }, off: { try server.inhibit(false) })
     }
