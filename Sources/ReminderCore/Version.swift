@@ -2,5 +2,5 @@
 /// `icared --version`) and the CLI (`icarectl --version`). Written by
 /// scripts/version from NEWS, the one place the version is set.
 public enum ICareVersion {
-    public static let current = "0.6.0"
+    public static let current = "0.7.0"
 }

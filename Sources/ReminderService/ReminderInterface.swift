@@ -207,7 +207,8 @@ enum ReminderInterface {
                 extension is not there to pass them on), sleep (a suspend is not seen: logind is
                 outside), lock (no screen lock is seen: the portal's monitor is missing),
                 phone-commands (phones get pings only), autostart (iCare does not start at
-                login: the Background portal did not allow it). Under its systemd unit:
+                login: the Background portal, asked by the app's welcome, has not allowed it).
+                Under its systemd unit:
                 phone-commands-restart (KDE Connect was set up after icared started, so its folder
                 stays read-only until icared starts again). [] when nothing is kept from it.
                 """, read: { .array(element: "s", b.sandboxLimits.map { .string($0) }) }),
