@@ -46,6 +46,7 @@ static inline AdwHeaderBar *icare_adw_header_bar(gpointer o) { return ADW_HEADER
 static inline AdwWindow *icare_adw_window(gpointer o) { return ADW_WINDOW(o); }
 static inline AdwCarousel *icare_adw_carousel(gpointer o) { return ADW_CAROUSEL(o); }
 static inline AdwCarouselIndicatorDots *icare_adw_carousel_indicator_dots(gpointer o) { return ADW_CAROUSEL_INDICATOR_DOTS(o); }
+static inline GtkShortcutController *icare_shortcut_controller(gpointer object) { return GTK_SHORTCUT_CONTROLLER(object); }
 static inline GtkListBox *icare_list_box(gpointer object) { return GTK_LIST_BOX(object); }
 
 /* Labels screen readers read: the accessible label and description (varargs in GTK). */

@@ -91,11 +91,25 @@ final class WelcomeWindow {
         }
         ringOffer.onError = { [unowned self] _ in self.update() }
         ringOffer.start(connection)
+        closeOnEscape()
         showButtons()
         update()
     }
 
-    func present() { gtk_window_present(icare_window(gp(window))) }
+    /// Shows the welcome with the keyboard on Next (Return goes on, page by page; Escape closes it, as
+    /// libadwaita's dialogs do).
+    func present() {
+        gtk_window_present(icare_window(gp(window)))
+        gtk_widget_grab_focus(next)
+    }
+
+    /// Escape closes the window (GtkWindow's own `window.close` action).
+    private func closeOnEscape() {
+        let controller = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_add_shortcut(icare_shortcut_controller(gp(controller)),
+                                             gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), gtk_named_action_new("window.close")))
+        gtk_widget_add_controller(window, controller)
+    }
 
     /// Where the phone's page goes: after the rule, the schedule and the ring.
     private static let phoneIndex = 3
@@ -108,6 +122,7 @@ final class WelcomeWindow {
         let to = current + by
         guard to < pages else { gtk_window_destroy(icare_window(gp(window))); return }
         guard to >= 0, let page = adw_carousel_get_nth_page(icare_adw_carousel(gp(carousel)), guint(to)) else { return }
+        if to == 0 { gtk_widget_grab_focus(next) }  // Back goes insensitive there: the focus goes on
         current = to
         target = to
         adw_carousel_scroll_to(icare_adw_carousel(gp(carousel)), page, 1)

@@ -51,9 +51,10 @@ GLib.MainLoop().run()
 
     static let offer = "Show iCare’s ring in the top bar?"
 
-    /// The app on "GNOME" with the fake Shell in `mode` there before it starts.
-    static func rig(_ mode: String) throws -> AppRig {
-        let rig = try AppRig(appEnvironment: ["XDG_CURRENT_DESKTOP": "GNOME"], startApp: false)
+    /// The app on "GNOME" with the fake Shell in `mode` there before it starts; `firstStart`: a fresh home,
+    /// so the welcome opens over the window.
+    static func rig(_ mode: String, firstStart: Bool = false) throws -> AppRig {
+        let rig = try AppRig(appEnvironment: ["XDG_CURRENT_DESKTOP": "GNOME"], startApp: false, firstStart: firstStart)
         do {
             let script = rig.work.appendingPathComponent("fake-shell.py").path
             try fakeShell.write(toFile: script, atomically: true, encoding: .utf8)
@@ -66,6 +67,25 @@ GLib.MainLoop().run()
             throw error
         }
         return rig
+    }
+
+    /// The welcome's page of the ring makes the same offer, and its Turn On asks the Shell too.
+    @Test func theWelcomeOffersTheRingOnGnome() throws {
+        let rig = try Self.rig("disabled", firstStart: true)
+        defer { rig.stop() }
+        try AppWelcomeWindowTests.waitForPage(rig, "the rule", timeout: 20) { $0.contains { $0.name.hasPrefix("Every 20 minutes") } }
+        for title in ["Your breaks", "The ring"] {
+            try rig.press("Next", within: AppWelcomeWindowTests.title)
+            try AppWelcomeWindowTests.waitForPage(rig, title, AppWelcomeWindowTests.label(title))
+        }
+        let page = try AppWelcomeWindowTests.waitForPage(rig, "the ring's offer") { $0.contains { $0.name == Self.offer } }
+        #expect(page.contains { $0.role == "push button" && $0.name == "Turn On" }, "\(page)")
+        try rig.press("Turn On", within: AppWelcomeWindowTests.title)
+        #expect(waitUntil(timeout: 5, interval: 0.05) { rig.log("fake-shell.log").contains("EnableExtension ring@icare.org") },
+                "the Shell was not asked: \(rig.log("fake-shell.log"))")
+        try AppWelcomeWindowTests.waitForPage(rig, "the offer gone") { page in
+            page.contains { $0.name == "The ring" } && !page.contains { $0.name == Self.offer }
+        }
     }
 
     @Test func theRingIsOfferedWhileTheExtensionIsOffAndTurnedOnWithTheShell() throws {

@@ -98,8 +98,10 @@ import TestSupport
         let rig = try AppRig(bus: bus, firstStart: true)
         defer { rig.stop() }
         try Self.waitForPage(rig, "the rule", timeout: 20) { $0.contains { $0.name.hasPrefix("Every 20 minutes") } }
-        for _ in 0..<2 { try rig.press("Next") }
-        try Self.waitForPage(rig, "the ring's page", Self.label("The ring"))
+        for title in ["Your breaks", "The ring"] {
+            try rig.press("Next")
+            try Self.waitForPage(rig, title, Self.label(title))
+        }
         try rig.press("Next")
         let page = try Self.waitForPage(rig, "the phone's page", timeout: 20, Self.label("Your phone"))
         #expect(page.contains { $0.role == "label" && $0.name == "A tap with each reminder on Pixel 7 (KDE Connect)" }, "\(page)")
@@ -120,5 +122,31 @@ import TestSupport
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         let entries = json?["data"] as? [[Any]] ?? []
         return entries.first { $0.first as? String == name }?.last as? String ?? ""
+    }
+}
+
+/// The welcome with the keyboard alone, on Wayland (a headless sway, real key presses): it opens with the
+/// focus on Next, Return goes through every page and Done closes it; opened again, Escape closes it.
+@Suite(.serialized) struct AppWelcomeKeyboardTests {
+    @Test func returnGoesThroughTheWelcomeAndEscapeClosesIt() throws {
+        let rig = try AppRig(startApp: false, wayland: true, firstStart: true)
+        defer { rig.stop() }
+        try rig.launchApp()
+        let first = try AppWelcomeWindowTests.waitForPage(rig, "the rule", timeout: 20) { $0.contains { $0.name.hasPrefix("Every 20 minutes") } }
+        #expect(first.contains { $0.role == "push button" && $0.name == "Next" && $0.focused }, "the focus on Next: \(first)")
+        #expect(waitUntil(timeout: 10) { rig.sway?.focusedApp() == "org.icare.Reminder" }, "sway focuses the welcome")
+        for title in ["Your breaks", "The ring", "Starting at login", "What iCare can see here"] {
+            try rig.keys(["Return"])
+            try AppWelcomeWindowTests.waitForPage(rig, title) { $0.contains { $0.role == "label" && $0.name == title } }
+        }
+        try rig.keys(["Return"])
+        #expect(try waitUntil(timeout: 10) { try AppWelcomeWindowTests.shown(rig).isEmpty }, "Return on Done closes the welcome")
+        let again = try rig.service.busctl(["call", "org.icare.Reminder.Window", "/org/icare/Reminder", "org.freedesktop.Application",
+                                            "ActivateAction", "sava{sv}", "welcome", "0", "0"])
+        #expect(again.status == 0, "\(again)")
+        try AppWelcomeWindowTests.waitForPage(rig, "the welcome again") { $0.contains { $0.name.hasPrefix("Every 20 minutes") } }
+        #expect(waitUntil(timeout: 10) { rig.sway?.focusedApp() == "org.icare.Reminder" })
+        try rig.keys(["Escape"])
+        #expect(try waitUntil(timeout: 10) { try AppWelcomeWindowTests.shown(rig).isEmpty }, "Escape closes the welcome")
     }
 }
