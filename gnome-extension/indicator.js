@@ -119,6 +119,8 @@ class Indicator extends PanelMenu.Button {
         this.menu.addMenuItem(this._phoneItem);
         this._phonesItem = new PopupMenu.PopupMenuItem('', {reactive: false});
         this.menu.addMenuItem(this._phonesItem);
+        // Shown while an entry of Capabilities is missing: the app's page "This desktop" says which.
+        this._cannotSeeItem = item(t.gettext('iCare cannot see everything here…'), () => this._openApp('desktop'));
         separator();
         item(t.gettext('Open iCare'), () => this._openApp(null));
         item(t.gettext('Preferences'), () => this._openApp('preferences'));
@@ -199,6 +201,7 @@ class Indicator extends PanelMenu.Button {
             shown: value('StatusItem', true),
             phones: value('Phones', []),
             phoneReminders: value('PhoneReminders', false),
+            cannotSee: Texts.cannotSee(value('Capabilities', [])),
         };
     }
 
@@ -246,6 +249,7 @@ class Indicator extends PanelMenu.Button {
         this._phonesItem.visible = running && status.phones.length > 0;
         if (this._phonesItem.visible)
             this._phonesItem.label.text = t.gettext('Phones: %s').format(status.phones.join(', '));
+        this._cannotSeeItem.visible = running && status.cannotSee;
         if (running) {
             this._enableControls(status);
             this._phoneItem.setToggleState(status.phoneReminders);

@@ -110,3 +110,15 @@ export function snooze(t, seconds) {
         return t.gettext('Snooze %d min').format(seconds / 60);
     return t.gettext('Snooze %d s').format(seconds);
 }
+
+/**
+ * Whether something a person would expect does not work here: an entry of
+ * icared's Capabilities, a(sss) of name, state and words, that is missing.
+ * The menu then offers the app's page "This desktop", as the panel item does.
+ *
+ * @param {Array<Array<string>>} capabilities - Capabilities, unpacked
+ * @returns {boolean}
+ */
+export function cannotSee(capabilities) {
+    return capabilities.some(([, state]) => state === 'missing');
+}

@@ -50,6 +50,7 @@ extension Daemon {
         let now = desktopFacts.capabilities
         guard now != capabilities else { return }
         announcingChanges { capabilities = now }
+        statusItem?.extras.cannotSee = now.contains { $0.state == .missing }
     }
 
     /// The package's (or `make install`'s) autostart entry, where the desktop reads them.

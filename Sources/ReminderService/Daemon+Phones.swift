@@ -17,7 +17,7 @@ extension Daemon {
         phones.onChange = { [unowned self] in
             let labels = phones.phones.map(\.label)
             if labels != self.phoneLabels { self.announcingChanges { self.phoneLabels = labels } }
-            self.statusItem?.phones = labels
+            self.statusItem?.extras.phones = labels
             self.tellNotifierAboutPhones()
             self.refreshCapabilities()
         }

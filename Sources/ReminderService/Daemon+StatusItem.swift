@@ -18,6 +18,8 @@ extension Daemon {
                 } catch {
                     self.log.warning("The status item's menu could not change \(key.name): \(error)")
                 }
+            case .app(let action):
+                self.openApp(activationToken: nil, action: action)
             }
         }
         item.onShowStatus = { [unowned self] summary, body in self.notifier?.showStatus(summary: summary, body: body) }

@@ -39,11 +39,15 @@ extension Daemon {
     /// "Open iCare": the app's `org.freedesktop.Application.Activate`, by the bus. A running app shows its
     /// window; otherwise the bus starts the app from its activation file, so it is never icared's child
     /// and never inside icared's sandbox (docs/architecture.md, "The first start").
-    func openApp(activationToken: String?) {
+    /// With `action`, `ActivateAction` opens the app on that action instead (the ring's "iCare cannot see
+    /// everything here" opens the preferences' page "This desktop").
+    func openApp(activationToken: String?, action: String? = nil) {
         let platform: [(String, DBusValue)] = activationToken.map { [("activation-token", .string($0))] } ?? []
+        let member = action == nil ? "Activate" : "ActivateAction"
+        let arguments: [DBusValue] = action.map { [.string($0), .array(element: "v", []), .vardict(platform)] } ?? [.vardict(platform)]
         bus?.call(.methodCall(destination: Daemon.appName, path: Daemon.appPath,
-                              interface: InterfaceName("org.freedesktop.Application"), member: MemberName("Activate"),
-                              arguments: [.vardict(platform)])) { [weak self] result in
+                              interface: InterfaceName("org.freedesktop.Application"), member: MemberName(member),
+                              arguments: arguments)) { [weak self] result in
             guard let self else { return }
             if case .failure(let e) = result {
                 self.log.warning("Could not open iCare's window (\(e.name): \(e.message)).")

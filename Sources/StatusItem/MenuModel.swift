@@ -7,6 +7,19 @@ public enum MenuAction: Equatable, Sendable {
     case event(ReminderEvent)
     /// A setting changed the way `Properties.Set` changes it.
     case setting(SettingKey, SettingValue)
+    /// The app opened on one of its actions (`desktop`: the preferences' page "This desktop").
+    case app(String)
+}
+
+/// What the menu shows besides the status and the settings: the phones a reminder taps (`Phones`), and
+/// whether something a person would expect does not work here (`Capabilities` with an entry `missing`).
+public struct MenuExtras: Equatable, Sendable {
+    public var phones: [String] = []
+    public var cannotSee = false
+    public init(phones: [String] = [], cannotSee: Bool = false) {
+        self.phones = phones
+        self.cannotSee = cannotSee
+    }
 }
 
 /// One entry of the menu as dbusmenu describes it: an id, its properties,
@@ -61,7 +74,8 @@ enum MenuModel {
     static let breakLengths: [UInt32] = [10, 20, 30]
     static let snoozeLengths: [UInt32] = [5, 10, 15]
 
-    static func root(_ status: ReminderStatus, _ settings: Settings, phones: [String] = [], clock: (Timestamp) -> String) -> MenuEntry {
+    static func root(_ status: ReminderStatus, _ settings: Settings, extras: MenuExtras = MenuExtras(), clock: (Timestamp) -> String) -> MenuEntry {
+        let phones = extras.phones
         let state = status.state
         let running = state == .waiting || state == .snoozed || state == .due
         let userPaused = state == .paused && status.pauseReason == .user
@@ -102,6 +116,7 @@ enum MenuModel {
         items.append(.toggle(20, StatusItemTexts.phoneReminders, radio: false, on: settings.phoneReminders,
                              .setting(.phoneReminders, .bool(!settings.phoneReminders))))
         if !phones.isEmpty { items.append(.item(21, StatusItemTexts.phones(phones), enabled: false, nil)) }
+        if extras.cannotSee { items.append(.item(22, StatusItemTexts.cannotSee, .app("desktop"))) }
         items.append(.submenu(17, StatusItemTexts.doNotDisturb, DndPolicy.allCases.enumerated().map { i, p in
             .toggle(170 + Int32(i), StatusItemTexts.policy(p), radio: true, on: settings.dndPolicy == p,
                     .setting(.dndPolicy, .string(p.rawValue)))

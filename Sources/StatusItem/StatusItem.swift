@@ -112,12 +112,13 @@ public final class StatusItem {
         }
         guard shown else { return }
         refresh()
-        menu?.update(status: status, settings: settings, phones: phones)
+        menu?.update(status: status, settings: settings, extras: extras)
     }
 
-    /// The phones a reminder can tap (`Phones`), named under "Remind my phone too".
-    public var phones: [String] = [] {
-        didSet { if phones != oldValue, shown { menu?.update(status: status, settings: settings, phones: phones) } }
+    /// The phones a reminder can tap (`Phones`), named under "Remind my phone too", and whether iCare cannot
+    /// see something here (an item that opens the app's page "This desktop").
+    public var extras = MenuExtras() {
+        didSet { if extras != oldValue, shown { menu?.update(status: status, settings: settings, extras: extras) } }
     }
 
     var itemStatus: String { status.state == .due ? "NeedsAttention" : "Active" }
@@ -149,7 +150,7 @@ public final class StatusItem {
             return
         }
         self.itemBus = itemBus
-        let menu = StatusMenu(status: status, settings: settings, phones: phones, clock: clock)
+        let menu = StatusMenu(status: status, settings: settings, extras: extras, clock: clock)
         menu.onAction = { [unowned self] action in self.onAction?(action) }
         menu.onActivate = { [unowned self] in self.activate() }
         let menuObject = ExportedObject(path: StatusItem.menuPath, interfaces: [menu.describe()])

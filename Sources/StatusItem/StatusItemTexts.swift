@@ -110,6 +110,8 @@ public enum StatusItemTexts {
     static var phoneReminders: String { tr("Remind my phone too") }
     // TRANSLATORS: under "Remind my phone too"; %s is a list like "Pixel 7 (KDE Connect)".
     static func phones(_ phones: [String]) -> String { tr("Phones: %s", phones.joined(separator: ", ")) }
+    /// Shown while something a person would expect does not work here; it opens the app's page "This desktop".
+    public static var cannotSee: String { tr("iCare cannot see everything here…") }
     static var doNotDisturb: String { tr("When do not disturb is on") }
     static func policy(_ p: DndPolicy) -> String {
         switch p {

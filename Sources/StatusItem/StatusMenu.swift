@@ -20,14 +20,14 @@ final class StatusMenu {
     let clock: (Timestamp) -> String
     weak var object: ExportedObject?
 
-    init(status: ReminderStatus, settings: Settings, phones: [String], clock: @escaping (Timestamp) -> String) {
+    init(status: ReminderStatus, settings: Settings, extras: MenuExtras, clock: @escaping (Timestamp) -> String) {
         self.clock = clock
-        root = MenuModel.root(status, settings, phones: phones, clock: clock)
+        root = MenuModel.root(status, settings, extras: extras, clock: clock)
     }
 
     /// Rebuilds the menu; announces a new revision when anything shown changed.
-    func update(status: ReminderStatus, settings: Settings, phones: [String]) {
-        let next = MenuModel.root(status, settings, phones: phones, clock: clock)
+    func update(status: ReminderStatus, settings: Settings, extras: MenuExtras) {
+        let next = MenuModel.root(status, settings, extras: extras, clock: clock)
         let old = root
         root = next
         if next.structure != old.structure {

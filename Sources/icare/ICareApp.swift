@@ -32,6 +32,11 @@ final class ICareApp {
         Signals.connect(gp(application), "activate") { [unowned self] in self.activate() }
         addAction("preferences") { [unowned self] in self.openPreferences() }
         addAction("welcome") { [unowned self] in self.openWelcome() }
+        // The ring's "iCare cannot see everything here": the preferences on their page "This desktop".
+        addAction("desktop") { [unowned self] in
+            self.openPreferences()
+            self.preferences?.showDesktopPage()
+        }
         addAction("start-at-login") { [unowned self] in self.askToStartAtLogin() }
     }
 

@@ -38,6 +38,11 @@ final class PreferencesWindow {
 
     func present() { gtk_window_present(icare_window(gp(window))) }
 
+    /// Turns to the page "This desktop".
+    func showDesktopPage() {
+        adw_preferences_window_set_visible_page(icare_adw_preferences_window(gp(window)), icare_adw_preferences_page(gp(desktop.page)))
+    }
+
     private func group(_ title: String, _ rows: [Widget], in page: Widget) {
         let g = adw_preferences_group_new()!
         adw_preferences_group_set_title(icare_adw_preferences_group(gp(g)), title)

@@ -109,8 +109,8 @@ final class DndBusRig: @unchecked Sendable {
     let loop: LoopThread
     private var children: [Process] = []
 
-    init(config: String? = nil, state: String? = nil, environment: [String: String] = [:]) throws {
-        service = try ServiceHarness(config: config, environment: environment, start: false)
+    init(config: String? = nil, state: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil) throws {
+        service = try ServiceHarness(config: config, environment: environment, bus: bus, start: false)
         if let state {
             try FileManager.default.createDirectory(atPath: service.stateDirectory, withIntermediateDirectories: true)
             try state.write(toFile: service.stateDirectory + "/state", atomically: true, encoding: .utf8)

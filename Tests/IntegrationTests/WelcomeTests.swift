@@ -164,7 +164,8 @@ import TestSupport
 
 /// A stand-in for the app's D-Bus face (what GLib serves for the real app, see the app's WindowName):
 /// it owns org.icare.Reminder.Window, started by the bus from its activation file, and records each
-/// `org.freedesktop.Application.Activate` with its platform data, its own pid and its parent's.
+/// `org.freedesktop.Application.Activate` with its platform data, its own pid and its parent's, and each
+/// `ActivateAction` with the action's name.
 final class FakeApp: @unchecked Sendable {
     let directory: URL
     var services: URL { directory.appendingPathComponent("services") }
@@ -199,11 +200,17 @@ final class FakeApp: @unchecked Sendable {
     record, errors = sys.argv[1], sys.argv[2]
     sys.stderr = open(errors, "a")
     XML = '<node><interface name="org.freedesktop.Application">' \\
-          '<method name="Activate"><arg type="a{sv}" direction="in"/></method></interface></node>'
+          '<method name="Activate"><arg type="a{sv}" direction="in"/></method>' \\
+          '<method name="ActivateAction"><arg type="s" direction="in"/><arg type="av" direction="in"/>' \\
+          '<arg type="a{sv}" direction="in"/></method></interface></node>'
     def call(conn, sender, path, iface, method, params, invocation):
-        platform = params.unpack()[0]
+        args = params.unpack()
+        platform = args[-1]
+        entry = {"pid": os.getpid(), "ppid": os.getppid(), "token": platform.get("activation-token")}
+        if method == "ActivateAction":
+            entry["action"] = args[0]
         with open(record, "a") as f:
-            f.write(json.dumps({"pid": os.getpid(), "ppid": os.getppid(), "token": platform.get("activation-token")}) + "\\n")
+            f.write(json.dumps(entry) + "\\n")
         invocation.return_value(None)
     bus = Gio.bus_get_sync(Gio.BusType.SESSION)
     bus.register_object("/org/icare/Reminder", Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call)

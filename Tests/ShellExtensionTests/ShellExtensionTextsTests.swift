@@ -27,4 +27,19 @@ import TestSupport
         #expect(r.stdout.split(separator: "\n").map(String.init) == want)
         #expect(want[2] == "Today: 5 completed, 1 skipped, 2 missed" && want[1] == "Today: 5 completed, 1 skipped")
     }
+
+    /// The menu's "iCare cannot see everything here…" follows the same rule as the panel item's: an entry
+    /// of `Capabilities` that is missing (not one that works in part, or is off).
+    @Test func theMenuOffersThisDesktopOnlyWhileSomethingIsMissing() throws {
+        let texts = ShellExtensionTests.folder.appendingPathComponent("texts.js").absoluteString
+        let script = """
+            import {cannotSee} from '\(texts)';
+            print(cannotSee([]));
+            print(cannotSee([['reminder-buttons', 'works', 'a'], ['calls', 'limited', 'b'], ['sounds', 'off', 'c']]));
+            print(cannotSee([['reminder-buttons', 'works', 'a'], ['time-away', 'missing', 'b']]));
+            """
+        let r = try ShellExtensionTests.gjs(script)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "false\nfalse\ntrue\n", "\(r)")
+    }
 }
