@@ -132,4 +132,17 @@ GLib.MainLoop().run()
         let windows = try rig.windows().map { $0.first?.name ?? "" }
         #expect(windows.count == 2, "\(windows)")
     }
+
+    /// The ring's "iCare cannot see everything here…" (the extension's and the panel item's) calls `desktop`:
+    /// the preferences open on their page "This desktop".
+    @Test func theDesktopActionOpensThePreferencesOnThisDesktop() throws {
+        let rig = try AppRig()
+        defer { rig.stop() }
+        try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        let r = try rig.service.busctl(["call", "org.icare.Reminder.Window", "/org/icare/Reminder", "org.freedesktop.Application", "ActivateAction",
+                                        "sava{sv}", "desktop", "0", "0"])
+        #expect(r.status == 0, "\(r)")
+        let page = try rig.waitForPreferences("the page This desktop") { $0.contains { $0.role == "label" && $0.name == "What iCare can see here" } }
+        #expect(!page.contains { $0.role == "spin button" && $0.name == "Break every" }, "the settings' page is not the one shown: \(page)")
+    }
 }
