@@ -127,6 +127,16 @@ enum UI {
         gtk_widget_set_margin_start(w, m); gtk_widget_set_margin_end(w, m)
     }
 
+    /// A window over the main one: kept above it, closed with it, with its title and first size.
+    static func overParent(_ window: Widget, _ parent: Widget, title: String, width: Int32, height: Int32, modal: Bool) {
+        let w = icare_window(gp(window))
+        gtk_window_set_transient_for(w, icare_window(gp(parent)))
+        gtk_window_set_destroy_with_parent(w, 1)
+        gtk_window_set_modal(w, modal ? 1 : 0)
+        gtk_window_set_title(w, title)
+        gtk_window_set_default_size(w, width, height)
+    }
+
     /// Removes every child of a box.
     static func clear(_ box: Widget) {
         while let child = gtk_widget_get_first_child(box) { gtk_box_remove(icare_box(gp(box)), child) }

@@ -24,12 +24,7 @@ final class PreferencesWindow {
         window = adw_preferences_window_new()!
         problems = adw_preferences_group_new()!
         gnome = adw_preferences_group_new()!
-        let w = icare_window(gp(window))
-        gtk_window_set_transient_for(w, icare_window(gp(parent)))
-        gtk_window_set_destroy_with_parent(w, 1)
-        gtk_window_set_modal(w, 0)
-        gtk_window_set_title(w, PrefTexts.title)
-        gtk_window_set_default_size(w, 520, 720)
+        UI.overParent(window, parent, title: PrefTexts.title, width: 520, height: 720, modal: false)
         adw_preferences_window_set_search_enabled(icare_adw_preferences_window(gp(window)), 0)
         Signals.connect(gp(window), "destroy", closed)
         build()

@@ -35,12 +35,7 @@ final class WelcomeWindow {
         self.model = model
         let m = model
         window = adw_window_new()!
-        let w = icare_window(gp(window))
-        gtk_window_set_transient_for(w, icare_window(gp(parent)))
-        gtk_window_set_modal(w, 1)
-        gtk_window_set_destroy_with_parent(w, 1)
-        gtk_window_set_title(w, WelcomeTexts.title)
-        gtk_window_set_default_size(w, 480, 620)
+        UI.overParent(window, parent, title: WelcomeTexts.title, width: 480, height: 620, modal: true)
         schedule = ScheduleRows(model: model)
         panelRing = SwitchRow(title: PrefTexts.panelRing, subtitle: PrefTexts.panelRingHint) { m.set(.statusItem, .bool($0)) }
         phone = SwitchRow(title: PrefTexts.phone, subtitle: PrefTexts.phoneHint([])) { m.set(.phoneReminders, .bool($0)) }

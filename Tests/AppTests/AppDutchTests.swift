@@ -37,4 +37,20 @@ import TestSupport
         #expect(prefs.contains { $0.role == "check box" && $0.name == "Alleen tijdens actieve uren" })
         #expect(prefs.contains { $0.role == "push button" && $0.name == "Uitstellen" })
     }
+
+    /// The welcome in Dutch: its title, the rule (the distance as the Dutch texts say it), and its buttons.
+    @Test func theWelcomeSpeaksDutch() throws {
+        let (environment, catalogs) = try Self.dutch()
+        defer { try? FileManager.default.removeItem(atPath: catalogs) }
+        let rig = try AppRig(appEnvironment: environment, firstStart: true)
+        defer { rig.stop() }
+        var shown: [Element] = []
+        let found = try waitUntil(timeout: 20, interval: 0.2) {
+            shown = try rig.windows().first { $0.first?.name == "Welkom bij iCare" } ?? []
+            return shown.contains { $0.role == "label" && $0.name.hasPrefix("Kijk elke 20 minuten 20 seconden naar iets op zo’n 6 meter afstand.") }
+        }
+        #expect(found, "\(shown)")
+        #expect(shown.contains { $0.role == "push button" && $0.name == "Volgende" }, "\(shown)")
+        #expect(try rig.home().contains { $0.role == "push button" && $0.name == "Hoofdmenu" }, "the main menu's name")
+    }
 }

@@ -45,6 +45,8 @@ import TestSupport
         #expect(schedule.contains { $0.role == "push button" && $0.name == "Back" && $0.sensitive })
         try rig.setValue("Break every", 25)
         try AppPreferencesTests.expectSaved(rig, "Interval", "u 1500", "Interval = 25m")
+        try rig.setValue("Break length", 15)
+        try AppPreferencesTests.expectSaved(rig, "BreakDuration", "u 15", "BreakDuration = 15s")
         try rig.press("Only during active hours", role: "check box")
         try AppPreferencesTests.expectSaved(rig, "ActiveHours", "s \"09:00-17:30\"", "ActiveHours = 09:00-17:30")
 
@@ -53,7 +55,9 @@ import TestSupport
         let ringWords = try Self.capabilityWords(rig, "ring")
         let ring = try Self.waitForPage(rig, "the ring's page", Self.label("The ring"))
         #expect(ring.contains { $0.role == "label" && $0.name == ringWords }, "'\(ringWords)' in \(ring)")
-        #expect(ring.contains { $0.role == "check box" && $0.name == "Ring in the panel" })
+        #expect(ring.contains { $0.role == "check box" && $0.name == "Ring in the panel" && $0.checked == true })
+        try rig.press("Ring in the panel", role: "check box")
+        try AppPreferencesTests.expectSaved(rig, "StatusItem", "b false", "StatusItem = false")
         // No phone linked: no phone page; starting at login, in the service's words, with no portal to ask.
         try rig.press("Next")
         let loginWords = try Self.capabilityWords(rig, "login")

@@ -27,7 +27,8 @@ final class FlatpakRig: @unchecked Sendable {
         try FileManager.default.createDirectory(at: firstStart ? state : state.appendingPathComponent("history"),
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if welcomeSeen && !firstStart {
-            guard FileManager.default.createFile(atPath: state.appendingPathComponent("welcome-seen").path, contents: Data()) else {
+            guard FileManager.default.createFile(atPath: state.appendingPathComponent("welcome-seen").path, contents: Data(),
+                                                attributes: [.posixPermissions: 0o600]) else {
                 throw HarnessError("cannot write welcome-seen in \(state.path)")
             }
         }

@@ -15,6 +15,7 @@ import Testing
         try seen.record()
         #expect(seen.seen)
         #expect(seen.path == paths.stateDirectory + "/welcome-seen")
+        #expect(permissions(seen.path) == 0o600, "private, as every file of iCare's")
         try seen.record()
         #expect(seen.seen, "recording again is no error")
     }
@@ -26,6 +27,7 @@ import Testing
         #expect(answer.read() == nil, "never asked")
         try answer.write(true)
         #expect(answer.read() == true)
+        #expect(permissions(answer.path) == 0o600)
         try answer.write(false)
         #expect(answer.read() == false)
         // Anything else (a hand edit, another program's bytes, a huge file) is "not asked", never a crash.

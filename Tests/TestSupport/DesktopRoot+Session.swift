@@ -28,7 +28,7 @@ public final class DesktopRootSession: @unchecked Sendable {
         }
         if !firstStart {
             let seen = directory.appendingPathComponent("home/.local/state/icare/welcome-seen").path
-            let r = try root.run(["touch", seen], environment: [:])
+            let r = try root.run(["install", "-m", "600", "/dev/null", seen], environment: [:])
             guard r.status == 0 else { throw HarnessError("touch \(seen) inside the \(root.release) root: \(r)") }
         }
         let services = directory.appendingPathComponent("services").path

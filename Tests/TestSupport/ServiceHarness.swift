@@ -90,7 +90,7 @@ public final class ServiceHarness: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             }
-            guard FileManager.default.createFile(atPath: stateDirectory + "/welcome-seen", contents: Data()) else {
+            guard FileManager.default.createFile(atPath: stateDirectory + "/welcome-seen", contents: Data(), attributes: [.posixPermissions: 0o600]) else {
                 throw HarnessError("cannot write \(stateDirectory)/welcome-seen")
             }
         }
