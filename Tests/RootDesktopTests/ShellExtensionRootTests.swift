@@ -98,9 +98,13 @@ struct ShellExtensionSteps {
         #expect(try rig.waitForProperty("State", state("waiting"), timeout: 10), "icared did not start from the menu")
         #expect(try RootDesktopFacts.program(owning: "org.icare.Reminder", in: rig.session) == "/usr/bin/icared")
         try expectRing(.waiting, label: { $0 == "20 min" }, "waiting")
+        let capabilities = try rig.icareProperty("Capabilities")
         _ = try rig.openMenu()
         let waitingMenu = try rig.menuItems().map(\.description)
         try rig.escape()
+        // The menu reads Capabilities: "iCare cannot see everything here…" while an entry is missing.
+        #expect(waitingMenu.contains("iCare cannot see everything here…") == capabilities.contains("'missing'"),
+                "the menu \(waitingMenu) against Capabilities \(capabilities)")
         #expect(waitingMenu.contains("Start break now") && waitingMenu.contains("Skip this break (off)")
                 && waitingMenu.contains("Resume (off)") && waitingMenu.contains("Pause for 30 min"), "waiting: \(waitingMenu)")
 
