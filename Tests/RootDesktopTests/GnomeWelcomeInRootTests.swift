@@ -5,7 +5,8 @@ import TestSupport
 /// The first start's notice on the real GNOME Shell 50.5, from the installed package, in a home iCare
 /// never ran in: the bus activates icared (in its unit's sandbox), the Shell shows "iCare is on" as a
 /// banner, a real pointer (Mutter's RemoteDesktop) hovers it and clicks "Open iCare", and the session's
-/// bus starts the installed app from its activation file; its window comes up in the Shell.
+/// bus starts the installed app from its activation file; its window comes up in the Shell, on its welcome,
+/// which the pointer goes through to Done; then the preferences' page "This desktop".
 @Suite(.serialized) struct GnomeWelcomeInRootTests {
     @Test(.timeLimit(.minutes(10)))
     func theFirstStartsNoticeOpensTheAppWithAPointer() throws {
@@ -34,5 +35,22 @@ import TestSupport
         print("GNOME Shell 50.5: Open iCare clicked at \(clicked); windows \(windows)")
         let mark = rig.root.work.appendingPathComponent("home/.local/state/icare/welcome").path
         #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: mark) }, "the debt is settled")
+
+        // The app opens on its welcome (nobody opened it here before), gone through with the pointer; then the
+        // preferences' "This desktop", which names what icared's Capabilities says. Pictures for the docs.
+        let app = rig.app
+        let picture = { (name: String) throws in
+            guard let dir = Screenshot.docsFolder else { return }
+            _ = try rig.screenshot()
+            let crop = try app.crop(name == "desktop" ? "Preferences" : "Welcome to iCare", width: GnomeClicksRig.width, height: GnomeClicksRig.height)
+            try Screenshot.writeForDocs("gnome50-\(name)", in: dir, magick: ["convert", rig.lastShot, "-crop", crop, "+repage"], colours: nil)
+        }
+        let titles = try app.goThroughTheWelcome(picture: picture)
+        #expect(titles.count == 5, "\(titles)")
+        let page = try app.openThisDesktop()
+        let words = RootDesktopFacts.capabilityWords(try rig.session.icareProperty("Capabilities"), "reminder-buttons")
+        #expect(words.hasPrefix("GNOME Shell 50.5 shows Start, Snooze and Skip"), "Capabilities' words: \(words)")
+        #expect(page.contains { $0.name == words }, "the page shows what icared says: \(page.map(\.name))")
+        try picture("desktop")
     }
 }

@@ -6,7 +6,8 @@ import TestSupport
 /// iCare never ran in: the bus activates icared (in its unit's sandbox), Plasma shows "iCare is on" with
 /// "Open iCare", a real pointer presses it, and the bus starts the installed app from its activation
 /// file (`/usr/share/dbus-1/services/org.icare.Reminder.Window.service`), whose window comes up in the
-/// session. Never again after a restart. A picture for the docs with ICARE_SCREENSHOTS.
+/// session, on its welcome, which the pointer goes through to Done; then the preferences' page "This
+/// desktop". Never again after a restart. Pictures for the docs with ICARE_SCREENSHOTS.
 @Suite(.serialized) struct PlasmaWelcomeInRootTests {
     @Test(.timeLimit(.minutes(10)))
     func theFirstStartsNoticeOpensTheAppWithAPointerOnWayland() throws {
@@ -31,6 +32,24 @@ import TestSupport
         #expect(try RootDesktopFacts.program(owning: "org.icare.Reminder.Window", in: session) == "/usr/bin/icare")
         let mark = plasma.root.work.appendingPathComponent("home/.local/state/icare/welcome").path
         #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: mark) }, "the debt is settled")
+
+        // The app opens on its welcome (nobody opened it here before), gone through with the pointer; then the
+        // preferences' "This desktop", which names what icared's Capabilities says. Pictures for the docs.
+        let app = plasma.app
+        let picture = { (name: String) throws in
+            guard let placed = try plasma.windowPlace(name == "desktop" ? "Preferences" : "Welcome to iCare") else {
+                throw HarnessError("KWin has no window for the picture \(name)")
+            }
+            let f = placed.frame
+            try plasma.docsScreenshot("plasma67-wayland-\(name == "welcome" ? "welcome-app" : name)", x: f.x - 8, y: f.y - 8, w: f.w + 16, h: f.h + 16)
+        }
+        let titles = try app.goThroughTheWelcome(picture: picture)
+        #expect(titles.count == 5, "\(titles)")
+        let page = try app.openThisDesktop()
+        let buttons = RootDesktopFacts.capabilityWords(try session.icareProperty("Capabilities"), "reminder-buttons")
+        #expect(buttons.hasPrefix("Plasma") && buttons.hasSuffix("shows Start, Snooze and Skip."), "Capabilities' words: \(buttons)")
+        #expect(page.contains { $0.name == buttons }, "the page shows what icared says: \(page.map(\.name))")
+        try picture("desktop")
 
         // Never again: a new icared (the next login) shows nothing of it.
         try plasma.restartDue()

@@ -14,6 +14,15 @@ enum RootDesktopFacts {
     }
 
     /// The program behind a bus name: its process (as the root numbers it), its executable read inside.
+    /// The words of the entry `name` of `Capabilities` as gdbus prints it (`(<[('reminder-buttons', 'works', '…'), …]>,)`).
+    static func capabilityWords(_ printed: String, _ name: String) -> String {
+        guard let start = printed.range(of: "('\(name)', '") else { return "" }
+        let rest = printed[start.upperBound...]
+        guard let state = rest.range(of: "', '") else { return "" }
+        let words = rest[state.upperBound...]
+        return String(words[..<(words.range(of: "')")?.lowerBound ?? words.endIndex)])
+    }
+
     static func program(owning name: String, in session: DesktopRootSession) throws -> String {
         let r = try session.run(["readlink", "/proc/\(try pid(owning: name, in: session))/exe"])
         guard r.status == 0 else { throw HarnessError("readlink /proc/…/exe inside: \(r)") }

@@ -72,6 +72,9 @@ public final class GnomeClicksRig: @unchecked Sendable {
         return try hand.screenshot(shots, in: root.work)
     }
 
+    /// The last screenshot's PNG.
+    public var lastShot: String { root.work.appendingPathComponent("shots/\(shots).png").path }
+
     /// Copies the last screenshot to ICARE_SHOTS/RELEASE-NAME.png when ICARE_SHOTS names a folder.
     public func keepShot(_ name: String) { ShellExtensionHand.keep(shots, in: root.work, as: name, release: release) }
 

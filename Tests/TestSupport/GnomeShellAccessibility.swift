@@ -35,7 +35,8 @@ public struct GnomeShellAccessibility: Sendable {
     /// Every showing node of the shell (or of another program on the session's
     /// accessibility bus, by its AT-SPI name: `icare` for the app), in tree
     /// order. GTK 4.8 marks its widgets visible but never showing, so for
-    /// another program the visible ones count.
+    /// another program the visible ones count. The app's places are within
+    /// its window (GTK 4 says 0,0 for a place on the screen).
     public func nodes(of program: String = "gnome-shell") throws -> [Node] {
         let state = program == "gnome-shell" ? "SHOWING" : "VISIBLE"
         let r = try Subprocess.run(launcher + ["/usr/bin/python3", "-c", Self.script, program, state], environment: environment, timeout: 30)
@@ -89,6 +90,8 @@ gi.require_version('Atspi', '2.0')
 from gi.repository import Atspi
 
 out = []
+# GTK 4 knows no place on the screen (on Wayland nothing does): its elements are placed within their window.
+coords = Atspi.CoordType.WINDOW if sys.argv[1] == 'icare' else Atspi.CoordType.SCREEN
 def visit(a, depth):
     try:
         if a is None:
@@ -97,7 +100,7 @@ def visit(a, depth):
         if depth > 1 and not states.contains(getattr(Atspi.StateType, sys.argv[2])):
             return
         try:
-            e = a.get_extents(Atspi.CoordType.SCREEN)
+            e = a.get_extents(coords)
             place = (e.x, e.y, e.width, e.height)
         except Exception:
             place = (-1, -1, -1, -1)  # no Component: an application's root
