@@ -150,6 +150,7 @@ final class ICareApp {
             let connection = g_application_get_dbus_connection(icare_g_application(gp(application)))
             let w = WelcomeWindow(model: model, parent: window, connection: connection) { [unowned self] in self.welcome = nil }
             w.onAllowLogin = { [unowned self] in self.askToStartAtLogin() }
+            w.onError = { [unowned self] sentence in self.toast(sentence) }
             // The application's window: the desktop groups it with iCare's (its Wayland app_id is iCare's id).
             gtk_window_set_application(icare_window(gp(w.window)), icare_gtk_application(gp(application)))
             welcome = w

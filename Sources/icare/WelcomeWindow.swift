@@ -30,6 +30,8 @@ final class WelcomeWindow {
     private var target: Int?
     /// Called when the person asks to start at login (the Flatpak's Background portal).
     var onAllowLogin: () -> Void = {}
+    /// Called with a sentence when something asked for here failed (turning the Shell's ring on).
+    var onError: (String) -> Void = { _ in }
 
     init(model: AppModel, parent: Widget, connection: OpaquePointer?, closed: @escaping () -> Void) {
         self.model = model
@@ -84,7 +86,7 @@ final class WelcomeWindow {
             g_object_unref(gp(self.phonePage))
             closed()
         }
-        ringOffer.onError = { [unowned self] _ in self.update() }
+        ringOffer.onError = { [unowned self] sentence in self.onError(sentence) }
         ringOffer.start(connection)
         closeOnEscape()
         showButtons()
