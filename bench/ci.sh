@@ -10,7 +10,10 @@
 #                                runtime in a fresh ICARE_FLATPAK_CACHE (about 10 GB; removed after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-clone=$(mktemp -d /var/tmp/icare-ci-bench.XXXXXX)
+# Not in /tmp or /var/tmp: the tests run icared inside its unit's sandbox, whose PrivateTmp= hides both,
+# and icared must read files of the clone there (AddressSanitizer's suppressions, from scripts/sanitizers/).
+mkdir -p build
+clone=$(mktemp -d "$PWD/build/ci-bench.XXXXXX")
 git clone -q . "$clone/icare"
 fresh=""
 if [ -n "${FROM_NOTHING:-}" ]; then
