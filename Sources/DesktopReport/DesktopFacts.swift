@@ -113,9 +113,13 @@ public struct DesktopFacts: Equatable, Sendable {
     var loginWords: Capability {
         switch login {
         case .systemdUnit: return Capability(.login, .works, tr("Started by systemd, as icared.service."))
-        case .flatpak(true): return Capability(.login, .works, tr("The desktop allows iCare to start at login."))
-        case .flatpak(false): return Capability(.login, .missing, tr("The desktop did not allow iCare to start at login."))
-        case .flatpak(nil): return Capability(.login, .limited, tr("Not asked yet: iCare's welcome asks the desktop to start it at login."))
+        case .flatpak(let allowed):
+            // (Spelt out: Debian 13's Swift 6.0 does not see .flatpak(true), (false) and (nil) as all cases.)
+            guard let allowed else {
+                return Capability(.login, .limited, tr("Not asked yet: iCare's welcome asks the desktop to start it at login."))
+            }
+            return allowed ? Capability(.login, .works, tr("The desktop allows iCare to start at login."))
+                : Capability(.login, .missing, tr("The desktop did not allow iCare to start at login."))
         case .autostartEntry: return Capability(.login, .works, tr("Started at login by its autostart entry."))
         case .nothing: return Capability(.login, .limited, tr("Nothing starts iCare at login here."))
         }
