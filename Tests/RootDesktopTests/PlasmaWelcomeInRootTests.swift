@@ -41,7 +41,8 @@ import TestSupport
                 throw HarnessError("KWin has no window for the picture \(name)")
             }
             let f = placed.frame
-            try plasma.docsScreenshot("plasma67-wayland-\(name == "welcome" ? "welcome-app" : name)", x: f.x - 8, y: f.y - 8, w: f.w + 16, h: f.h + 16)
+            try plasma.docsScreenshot("plasma67-wayland-\(name == "welcome" ? "welcome-app" : name)",
+                                      x: f.x - 8, y: f.y - 8, w: f.w + 16, h: f.h + 16, colours: 64)
         }
         let titles = try app.goThroughTheWelcome(picture: picture)
         #expect(titles.count == 5, "\(titles)")
