@@ -43,7 +43,7 @@ import TestSupport
             guard let dir = Screenshot.docsFolder else { return }
             _ = try rig.screenshot()
             let crop = try app.crop(name == "desktop" ? "Preferences" : "Welcome to iCare", width: GnomeClicksRig.width, height: GnomeClicksRig.height)
-            try Screenshot.writeForDocs("gnome50-\(name)", in: dir, magick: ["convert", rig.lastShot, "-crop", crop, "+repage"], colours: 64)
+            try Screenshot.writeForDocs("gnome50-\(name)", in: dir, magick: ["convert", rig.lastShot, "-crop", crop, "+repage", "+dither"], colours: 64)
         }
         let titles = try app.goThroughTheWelcome(picture: picture)
         #expect(titles.count == 5, "\(titles)")

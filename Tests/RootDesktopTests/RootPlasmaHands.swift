@@ -69,14 +69,15 @@ extension RootPlasma {
     }
 
     /// With ICARE_SCREENSHOTS set and on Plasma 6.7 (forky, or any with `always`), a part of the screen goes to docs as `name`.png,
-    /// in at most `colours` colours when given (a window's picture: half the bytes, no difference to the eye).
+    /// in at most `colours` colours when given, undithered (a window's flat colours and text: a third of the bytes, and
+    /// no speckles on its background).
     func docsScreenshot(_ name: String, x: Int, y: Int, w: Int, h: Int, always: Bool = false, colours: Int? = nil) throws {
         guard always || root.release == .forky, let dir = Screenshot.docsFolder else { return }
         _ = try pixels()
         let x0 = max(0, x), y0 = max(0, y)
         let crop = "\(min(w, Self.width - x0))x\(min(h, Self.height - y0))+\(x0)+\(y0)"
-        try Screenshot.writeForDocs(name, in: dir, magick: ["convert", root.work.appendingPathComponent("screen.ppm").path, "-crop", crop, "+repage"],
-                                    colours: colours)
+        try Screenshot.writeForDocs(name, in: dir, magick: ["convert", root.work.appendingPathComponent("screen.ppm").path, "-crop", crop, "+repage"]
+                                        + (colours == nil ? [] : ["+dither"]), colours: colours)
     }
 }
 
