@@ -34,14 +34,19 @@ struct AppOnScreen {
     /// Waits (bounded) until the window titled `title` shows an element named `name` (of `role` when given).
     @discardableResult
     func waitFor(_ name: String, role: String? = nil, in title: String, timeout: TimeInterval = 30) throws -> Node {
+        try waitFor("\(role ?? "element") '\(name)'", in: title, timeout: timeout) { $0.name == name && (role == nil || $0.role == role) }
+    }
+
+    /// Waits (bounded) until the window titled `title` shows an element that `match` takes; `what` names it for the failure.
+    private func waitFor(_ what: String, in title: String, timeout: TimeInterval, _ match: (Node) -> Bool) throws -> Node {
         var seen: [Node] = []
         var found: Node?
         _ = try waitUntil(timeout: timeout, interval: 0.3) {
             seen = try window(title)
-            found = seen.first { $0.name == name && (role == nil || $0.role == role) }
+            found = seen.first(where: match)
             return found != nil
         }
-        guard let found else { throw HarnessError("no \(role ?? "element") '\(name)' in the window '\(title)'; it shows \(seen)") }
+        guard let found else { throw HarnessError("no \(what) in the window '\(title)'; it shows \(seen)") }
         return found
     }
 
@@ -59,14 +64,9 @@ struct AppOnScreen {
     /// Presses the control named `name` (a button of any role, not its label) of the window titled `title`
     /// with the pointer, once it shows.
     func press(_ name: String, in title: String) throws {
-        var seen: [Node] = []
-        var found: Node?
-        _ = try waitUntil(timeout: 30, interval: 0.3) {
-            seen = try window(title)
-            found = seen.first { $0.name == name && !["label", "text", "frame", "panel", "filler"].contains($0.role) }
-            return found != nil
+        let node = try waitFor("control '\(name)'", in: title, timeout: 30) {
+            $0.name == name && !["label", "text", "frame", "panel", "filler"].contains($0.role)
         }
-        guard let node = found else { throw HarnessError("no control '\(name)' in the window '\(title)'; it shows \(seen)") }
         let point = try centre(of: node, in: title)
         try click(point.x, point.y)
     }
