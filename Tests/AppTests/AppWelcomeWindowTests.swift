@@ -49,6 +49,9 @@ import TestSupport
         try AppPreferencesTests.expectSaved(rig, "BreakDuration", "u 15", "BreakDuration = 15s")
         try rig.press("Only during active hours", role: "check box")
         try AppPreferencesTests.expectSaved(rig, "ActiveHours", "s \"09:00-17:30\"", "ActiveHours = 09:00-17:30")
+        // And off again: the home view below then says "Next break at" at any hour the suite runs.
+        try rig.press("Only during active hours", role: "check box")
+        try AppPreferencesTests.expectSaved(rig, "ActiveHours", "s \"\"", "ActiveHours = ")
 
         // The ring: the service's words for where it is (no panel on this bus).
         try rig.press("Next")
