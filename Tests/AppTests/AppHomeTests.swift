@@ -47,11 +47,8 @@ import LoopSupport
 
         // Waiting: the ring named with the state, the time left in it, the actions that make sense.
         let next = Self.words(try s.number("NextBreak"))
-        // The words and the ring's name, two widgets updated one after the other: the wait is for both.
-        let home = try rig.waitForHome("the words and the ring's name") { home in
-            home.contains { $0.role == "label" && $0.name == "Next break at \(next)" }
-                && home.contains { $0.role == "image" && $0.name == "Next break at \(next)" }
-        }
+        let home = try rig.waitForStateWords("Next break at \(next)")
+        #expect(home.contains { $0.role == "image" && $0.name == "Next break at \(next)" }, "the ring is named: \(home)")
         let buttons = home.filter { $0.role == "push button" }
         // (A menu button is two elements of one name, GtkMenuButton and its inner toggle; the inner one takes the keyboard.)
         #expect(buttons.allSatisfy { b in !b.name.isEmpty && buttons.contains { $0.name == b.name && $0.focusable } },

@@ -221,6 +221,15 @@ final class AppRig: @unchecked Sendable {
         try waitForHome(timeout: timeout, "'\(text)'") { $0.contains { $0.role == "label" && $0.name == text } }
     }
 
+    /// Waits (bounded) until the home view says `words` in its sentence and as the ring's accessible name: two
+    /// widgets updated one after the other, so one read of the accessibility tree can fall between them.
+    @discardableResult
+    func waitForStateWords(_ words: String, timeout: TimeInterval = 10) throws -> [Element] {
+        try waitForHome(timeout: timeout, "'\(words)' in words and on the ring") { home in
+            home.contains { $0.role == "label" && $0.name == words } && home.contains { $0.role == "image" && $0.name == words }
+        }
+    }
+
     /// The preferences window's elements, in any language (the window that is not the main one; empty while it is closed).
     func preferences() throws -> [Element] { try windows().first { $0.first?.name != "iCare" } ?? [] }
 

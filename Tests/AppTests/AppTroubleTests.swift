@@ -69,12 +69,7 @@ import TestSupport
         try rig.waitForHome("the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
         let template = try DBusMockTemplates.freedesktopScreenSaver(in: rig.work)
         try rig.startGroup(["/usr/bin/python3", "-m", "dbusmock", "--template", template, "-p", "{\"active\": true}"], log: "screensaver.log")
-        // The words and the ring's name are two widgets, updated one after the other: one read of the
-        // accessibility tree can fall between them, so the wait is for both.
-        let home = try rig.waitForHome(timeout: 15, "the locked screen in words and on the ring") { home in
-            home.contains { $0.role == "label" && $0.name == "Paused while the screen is locked" }
-                && home.contains { $0.role == "image" && $0.name == "Paused while the screen is locked" }
-        }
+        let home = try rig.waitForStateWords("Paused while the screen is locked", timeout: 15)
         #expect(try rig.service.string("PauseReason") == "locked")
         #expect(home.contains { $0.role == "image" && $0.name == "Paused while the screen is locked" }, "the ring says it too")
         #expect(try AppHomeTests.actions(rig) == AppHomeTests.pauses, "no Resume: the pause is not the person's")
