@@ -125,23 +125,27 @@ public final class RootPlasma: @unchecked Sendable {
                 secondsToNotifications = Date().timeIntervalSince(started)
                 return
             }
-            let alive = (try? session.run(["pgrep", "-x", "plasmashell"]).stdout)?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let alive = (try? runningPlasmashells()) ?? []
             let what = "\(missing) did not appear in the \(root.release) root in \(Int(Date().timeIntervalSince(started))) s"
-            guard attempt == 1, let pid = alive.split(separator: "\n").first else {
-                throw HarnessError("\(what); plasmashell running: \(alive.isEmpty ? "no" : alive); its log:\n\(plasmashellLog)")
+            guard attempt == 1, let pid = alive.first else {
+                throw HarnessError("\(what); plasmashell running: \(alive.isEmpty ? "no" : alive.joined(separator: ", ")); its log:\n\(plasmashellLog)")
             }
-            let threads = try session.run(["gdb", "-p", String(pid), "-batch", "-nx", "-ex", "thread apply all bt 10"], timeout: 60)
+            let threads = try session.run(["gdb", "-p", pid, "-batch", "-nx", "-ex", "thread apply all bt 10"], timeout: 60)
             print("\(what), plasmashell \(pid) still running: ended and started again. Its log:\n\(plasmashellLog)\n"
                   + "Its threads:\n\(threads.stdout.split(separator: "\n").filter { $0.hasPrefix("Thread") || $0.hasPrefix("#") }.joined(separator: "\n"))")
             _ = try session.run(["pkill", "-KILL", "-x", "plasmashell"])
-            // Gone, or a zombie (its parent is outside, in the namespace's `exec`).
-            guard try waitUntil(timeout: 10, interval: 0.1, {
-                try session.run(["ps", "-C", "plasmashell", "-o", "stat="]).stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("Z") }
-            }) else {
+            guard try waitUntil(timeout: 10, interval: 0.1, { try runningPlasmashells().isEmpty }) else {
                 throw HarnessError("\(what), and plasmashell outlived SIGKILL")
             }
         }
+    }
+
+    /// The PIDs of plasmashell's processes inside, but for zombies: a killed one stays a zombie, as its
+    /// parent is outside the namespace (the root's `exec`).
+    private func runningPlasmashells() throws -> [String] {
+        let rows: [[Substring]] = try session.run(["ps", "-C", "plasmashell", "-o", "pid=,stat="]).stdout
+            .split(separator: "\n").map { $0.split(separator: " ") }
+        return rows.filter { $0.count == 2 && !$0[1].hasPrefix("Z") }.map { String($0[0]) }
     }
 
     /// KWin, with what a test's KWin script prints (`print`) going to kwin.log.
