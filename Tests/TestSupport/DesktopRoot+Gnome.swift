@@ -13,8 +13,6 @@ import Foundation
 public final class RootGnomeShell: @unchecked Sendable {
     public let root: DesktopRoot
     public let session: DesktopRootSession
-    /// Seconds from the shell's start until it owned org.freedesktop.Notifications.
-    public private(set) var secondsToNotifications = 0.0
 
     /// Starts the root and the shell; `variables` go into the session (e.g. `ICARE_TIME_SCALE`, which an
     /// activated icared inherits from the bus).
@@ -22,11 +20,9 @@ public final class RootGnomeShell: @unchecked Sendable {
         session = try DesktopRootSession.startGnomeShell(release, variables: variables, eval: false,
                                                          extensions: ["ubuntu-appindicators@ubuntu.com"], accessibility: true)
         root = session.root
-        // The shell was started as startGnomeShell returned.
-        let started = Date()
         session.set("WAYLAND_DISPLAY", "wayland-0")
         do {
-            try waitForShell(started: started)
+            try waitForShell()
         } catch {
             root.stop()
             throw error
@@ -38,11 +34,10 @@ public final class RootGnomeShell: @unchecked Sendable {
     /// The shell's log so far.
     public var shellLog: String { session.log("gnome-shell.log") }
 
-    private func waitForShell(started: Date) throws {
+    private func waitForShell() throws {
         guard try session.waitForName("org.freedesktop.Notifications", timeout: 60) else {
             throw HarnessError("nothing took org.freedesktop.Notifications in the \(root.release) root:\n\(shellLog)")
         }
-        secondsToNotifications = Date().timeIntervalSince(started)
         guard try waitUntil(timeout: 30, interval: 0.2, { try session.accessibility.programs().contains("gnome-shell") }) else {
             throw HarnessError("gnome-shell did not join the accessibility bus:\n\(shellLog)")
         }

@@ -21,8 +21,6 @@ public final class RootPlasma: @unchecked Sendable {
     public private(set) var session: DesktopRootSession!
     /// Xvfb's display, e.g. `:3`.
     public private(set) var display = ""
-    /// Seconds from plasmashell's start until it owned org.freedesktop.Notifications.
-    public private(set) var secondsToNotifications = 0.0
 
     /// The Wayland session (`wayland`): KWin's socket, inside the session's XDG_RUNTIME_DIR.
     public static let waylandSocket = "wayland-icare"
@@ -121,10 +119,7 @@ public final class RootPlasma: @unchecked Sendable {
             for name in ["org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"] where missing == nil {
                 if try !session.waitForName(name, timeout: 60) { missing = name }
             }
-            guard let missing else {
-                secondsToNotifications = Date().timeIntervalSince(started)
-                return
-            }
+            guard let missing else { return }
             let alive = (try? runningPlasmashells()) ?? []
             let what = "\(missing) did not appear in the \(root.release) root in \(Int(Date().timeIntervalSince(started))) s"
             guard attempt == 1, let pid = alive.first else {
