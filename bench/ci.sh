@@ -10,10 +10,9 @@
 #                                runtime in a fresh ICARE_FLATPAK_CACHE (about 10 GB; removed after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Not in /tmp or /var/tmp: the tests run icared inside its unit's sandbox, whose PrivateTmp= hides both,
-# and icared must read files of the clone there (AddressSanitizer's suppressions, from scripts/sanitizers/).
-mkdir -p build
-clone=$(mktemp -d "$PWD/build/ci-bench.XXXXXX")
+# Where a person trying iCare would clone it: under /tmp, in a folder whose name has a space (the
+# suite passes there: scripts/unit-sandbox keeps the sanitizers' files inside icared's PrivateTmp=).
+clone=$(mktemp -d "/tmp/icare ci-bench.XXXXXX")
 git clone -q . "$clone/icare"
 fresh=""
 if [ -n "${FROM_NOTHING:-}" ]; then
