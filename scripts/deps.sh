@@ -122,7 +122,7 @@ test_packages="
 #   xdotool imagemagick                       a real pointer's clicks; screenshots (scripts/screenshots)
 #   librsvg2-common fonts-dejavu-core         the SVG icon and the text drawn by the servers
 #   librsvg2-bin                              rsvg-convert: the installed SVG drawn to compare (GnomeAppIconInRootTests)
-#   locales                                   the locales below (Dutch texts, a 12-hour clock)
+#   locales                                   the locales below (each language's texts, a 12-hour clock)
 #   libwayland-bin wayland-protocols plasma-wayland-protocols
 #                                             wayland-scanner and the idle protocols' XML
 #                                             (scripts/wayland-protocols, its --check test)
@@ -188,8 +188,9 @@ test_packages="
 # And Swift 6, the one thing Debian 12's apt cannot give: see the end.
 #
 
-# Locales the tests run icared and icarectl in (Dutch texts, a 12-hour clock).
-test_locales="nl_NL en_US"
+# Locales the tests run icared, icarectl and the app in: each language of po/LINGUAS in the
+# country whose desktop the tests take its words from (TranslationTests), and a 12-hour clock.
+test_locales="nl_NL de_DE fr_FR es_ES pt_BR it_IT pl_PL zh_CN ja_JP ar_EG en_US"
 
 packages=$build_run_packages
 if [ -n "$with_deb" ]; then packages="$packages $deb_packages"; fi
