@@ -14,10 +14,13 @@ glossary that is missing, malformed or lacks one of the required terms.
 import re
 import sys
 
+# The rule's distance, worded one way in each language: its line gives exactly one wording.
+DISTANCE = "20 feet (6 m)"
+
 # The terms every language's glossary names: the desktop's own words for
 # what iCare shows (issue: 'the desktop's own words').
 REQUIRED = ["Do not disturb", "Snooze", "Skip", "Pause", "Resume", "Preferences",
-            "Start at Login", "screen lock"]
+            "Start at Login", "screen lock", DISTANCE]
 
 
 def unquote(s):
@@ -67,6 +70,8 @@ def glossary(path):
             excepted[cols[1].strip()] = n
             continue
         words = [w.strip() for w in cols[1].split("|") if w.strip()]
+        if cols[0].strip() == DISTANCE and len(words) != 1:
+            sys.exit(f"{path}:{n}: the distance is worded one way; give one wording, not {len(words)}")
         terms.append((n, cols[0].strip(), words))
     named = {t.casefold() for _, t, _ in terms}
     missing = [t for t in REQUIRED if t.casefold() not in named]

@@ -35,14 +35,35 @@ public enum ManPage {
         out += ".SH " + tr("EXAMPLES") + "\n"
         for spec in CommandTable.commands { for e in spec.examples { out += ".nf\n" + esc(e) + "\n.fi\n" } }
         out += ".SH " + tr("SEE ALSO") + "\n.BR icared (8),\n.BR busctl (1),\n.BR systemctl (1)\n"
+        // Chinese and Japanese lines have no spaces to stretch: set them ragged, not justified.
+        if out.unicodeScalars.contains(where: isWide), let title = out.firstIndex(of: "\n") {
+            out.insert(contentsOf: "\n.ad l", at: title)
+        }
         return out
     }
 
-    /// Escapes roff: backslashes, leading dots and quotes, hyphens.
+    /// Escapes roff: backslashes, leading dots and quotes, hyphens; and lets a line break after each
+    /// Chinese or Japanese character (`\:`), as those languages break lines, which have no spaces.
     static func esc(_ s: String) -> String {
         var out = s.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        if out.unicodeScalars.contains(where: isWide) {
+            var broken = String.UnicodeScalarView()
+            for c in out.unicodeScalars {
+                broken.append(c)
+                if isWide(c) { broken.append(contentsOf: "\\:".unicodeScalars) }
+            }
+            out = String(broken)
+        }
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
+    }
+
+    /// A character of the CJK scripts and their punctuation, two columns wide on a terminal.
+    public static func isWide(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF01...0xFF60: return true
+        default: return false
+        }
     }
 }
 

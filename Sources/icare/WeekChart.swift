@@ -7,7 +7,8 @@ import Localization
 /// completed breaks beside an outlined one for those skipped or missed (told apart by
 /// their shape, not their colour alone), both counts under them, and the
 /// day's name. Each day is one element for screen readers, named with its
-/// weekday and counts ("Tuesday: 3 completed, 1 skipped").
+/// weekday and counts ("Tuesday: 3 completed, 1 skipped"). In a language read
+/// right to left the days run from the right and each day's bars with them.
 final class WeekChart {
     let root: Widget
     private let days = UI.box(false, spacing: 10)
@@ -64,14 +65,18 @@ private final class DayBars {
             cairo_set_source_rgba(cr, Double(colour.red), Double(colour.green), Double(colour.blue), Double(colour.alpha))
             let w = Double(width), h = Double(height) - 1
             let bar = (w - 4) / 2
+            // Read in the language's direction, as the days are (GTK mirrors the row of days for Arabic):
+            // completed first, at the start of the line.
+            let rtl = gtk_widget_get_direction(icare_widget(gp(area))) == GTK_TEXT_DIR_RTL
+            let (first, second) = rtl ? (w - bar, 0.0) : (0.0, w - bar)
             func top(_ n: Int) -> Double { n == 0 ? h - 1 : h - max(2, h * Double(n) / Double(me.most)) }
-            // Completed: a filled bar on the left (a hairline when none).
-            cairo_rectangle(cr, 0, top(me.completed), bar, h - top(me.completed))
+            // Completed: a filled bar (a hairline when none).
+            cairo_rectangle(cr, first, top(me.completed), bar, h - top(me.completed))
             cairo_fill(cr)
-            // Not taken: an outline on the right.
+            // Not taken: an outline beside it.
             cairo_set_line_width(cr, 1.5)
             let t = top(me.notTaken)
-            cairo_rectangle(cr, w - bar + 0.75, t + 0.75, bar - 1.5, max(0.5, h - t - 0.75))
+            cairo_rectangle(cr, second + 0.75, t + 0.75, bar - 1.5, max(0.5, h - t - 0.75))
             cairo_stroke(cr)
         }
         // Released with the drawing area.

@@ -11,7 +11,7 @@ import TestSupport
 
     /// The welcome window's elements that are on screen: the carousel lays its other pages beside the
     /// shown one, outside the window.
-    static func shown(_ rig: AppRig) throws -> [Element] {
+    static func shown(_ rig: AppRig, title: String = title) throws -> [Element] {
         guard let window = try rig.windows().first(where: { $0.first?.name == title }), let frame = window.first else { return [] }
         return window.filter { $0.x >= 0 && $0.x < frame.w }
     }

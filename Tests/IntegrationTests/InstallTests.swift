@@ -29,14 +29,17 @@ import TestSupport
             "\(prefix)/share/bash-completion/completions/icarectl": 0o644,
             "\(prefix)/share/zsh/site-functions/_icarectl": 0o644,
             "\(prefix)/share/fish/vendor_completions.d/icarectl.fish": 0o644,
-            "\(prefix)/share/locale/nl/LC_MESSAGES/icare.mo": 0o644,
-            "\(prefix)/share/man/nl/man1/icarectl.1": 0o644,
         ]
+        // Each language of po/LINGUAS: its catalog and its icarectl(1).
+        for language in Catalogs.languages {
+            files["\(prefix)/share/locale/\(language)/LC_MESSAGES/icare.mo"] = 0o644
+            files["\(prefix)/share/man/\(language)/man1/icarectl.1"] = 0o644
+        }
         // The GNOME Shell extension (gnome-extension/extension.mk), with its own catalogs unless
         // they are in the Shell's /usr/share/locale already.
         let shellExtension = "\(prefix)/share/gnome-shell/extensions/ring@icare.org/"
         for file in ["metadata.json", "extension.js", "indicator.js", "ring.js", "state.js", "texts.js", "stylesheet.css"]
-            + (prefix == "/usr" ? [] : ["locale/nl/LC_MESSAGES/icare.mo"]) {
+            + (prefix == "/usr" ? [] : Catalogs.languages.map { "locale/\($0)/LC_MESSAGES/icare.mo" }) {
             files[shellExtension + file] = 0o644
         }
         return files
