@@ -63,6 +63,30 @@ import TestSupport
         #expect(left.isEmpty, "the ring's menu in \(language) says in English: \(left)\n\(shown)")
     }
 
+    /// A catalog that lacks a text falls back to English for that text alone: the reminder's title in
+    /// English, its body still in German (gettext, text by text; never an empty string).
+    @Test func anIncompleteCatalogFallsBackTextByText() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-partial-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/de/LC_MESSAGES", withIntermediateDirectories: true)
+        let full = try String(contentsOfFile: Catalogs.repo.path + "/po/de.po", encoding: .utf8)
+        let title = try Catalogs.translation(of: "Time for an eye break", in: "de")
+        #expect(title != "Time for an eye break")
+        let partial = full.replacingOccurrences(of: "msgid \"Time for an eye break\"\nmsgstr \"\(title)\"",
+                                                with: "msgid \"Time for an eye break\"\nmsgstr \"\"")
+        #expect(partial != full, "po/de.po's entry for the reminder's title is not where the test looks")
+        try partial.write(toFile: dir + "/de.po", atomically: true, encoding: .utf8)
+        let compiled = try Subprocess.run(["msgfmt", "-o", dir + "/de/LC_MESSAGES/icare.mo", dir + "/de.po"])
+        #expect(compiled.status == 0, "\(compiled)")
+        var env = try Catalogs.environment("de")
+        env["TEXTDOMAINDIR"] = dir
+        let (s, fake) = try NotificationTests.dueService(environment: env)
+        defer { NotificationTests.stop(s, fake) }
+        let reminder = try NotificationTests.first(fake) { $0.isICare }
+        #expect(reminder.summary == "Time for an eye break", "\(reminder)")
+        #expect(reminder.body.contains("etwa 6 Meter entfernt") && !reminder.body.contains("Look at"), "\(reminder)")
+    }
+
     /// The finder itself: it finds an English sentence left in a translated output, and passes names.
     @Test func theFinderFindsEnglishAndPassesNames() throws {
         let found = try Catalogs.englishLeft(in: "Nächste Pause um 10:20\nTime for an eye break", language: "nl")
