@@ -107,6 +107,28 @@ import TestSupport
         #expect(Self.welcomes(fake).isEmpty, "'First eye break at' would be untrue now: \(fake.dump)")
     }
 
+    /// Plasma 6.4 and later keep the notice in their history when it times out and do not close it
+    /// (no NotificationClosed, as the fake server here): the first reminder, in the same icared's life,
+    /// is a new notification and the notice is closed, never an update of the notice, which Plasma 6.7
+    /// keeps in its history without a popup (RootDesktopTests' welcome tests show it on the real one).
+    @Test(arguments: [PlasmaNotificationTests.plasma, "Plasma|KDE|6.7.4", FakeNotificationServer.gnomeShell])
+    func theFirstReminderAfterTheNoticeIsANewNotification(_ server: String) throws {
+        let s = try ServiceHarness(start: false, firstStart: true)
+        let caps = server.hasPrefix("Plasma") ? PlasmaNotificationTests.plasmaCaps : NotificationTests.gnome
+        let fake = try FakeNotificationServer(environment: s.bus.environment, capabilities: caps, serverName: server)
+        defer { NotificationTests.stop(s, fake) }
+        try fake.start()
+        // A 15-minute interval passing in a second: the notice, then the first reminder, in one life.
+        try s.start(arguments: ["--log-stderr", "--time-scale", "900"])
+        let welcome = try NotificationTests.first(fake) { $0.isICare && $0.summary == Self.summary }
+        let reminder = try NotificationTests.first(fake, timeout: 15) { $0.isICare && $0.summary == "Time for an eye break" }
+        #expect(reminder.replaces == 0, "\(server): the reminder updates the notice \(welcome.id): \(fake.dump)")
+        #expect(reminder.id != welcome.id)
+        #expect(waitUntil { fake.calls("CloseNotification").contains { $0.id == welcome.id } }, "the notice is taken away: \(fake.dump)")
+        try fake.click(reminder.id, "start")
+        #expect(try waitUntil { try s.string("State") == "break" })
+    }
+
     @Test func doNotDisturbHoldsItBackUntilItEnds() throws {
         let (s, fake) = try Self.firstStart(capabilities: NotificationTests.gnome + " inhibitions")
         defer { NotificationTests.stop(s, fake) }
