@@ -7,20 +7,11 @@ import TestSupport
 /// preferences speak Dutch. The locale comes from scripts/deps.sh; without it
 /// the test fails.
 @Suite struct AppDutchTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func dutch() throws -> (environment: [String: String], catalogs: String) {
-        let available = try Subprocess.run(["locale", "-a"]).stdout.lowercased().split(separator: "\n")
-        guard available.contains("nl_nl.utf8") else { throw HarnessError("the locale nl_NL.UTF-8 is not installed; scripts/deps.sh generates it") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-app-mo-\(UUID().uuidString)").path
-        let r = try Subprocess.run([repo.path + "/scripts/po", "compile", dir], timeout: 60)
-        guard r.status == 0 else { throw HarnessError("scripts/po compile failed: \(r)") }
-        return (["LANG": "nl_NL.UTF-8", "LANGUAGE": "nl", "TEXTDOMAINDIR": dir], dir)
-    }
+    static func dutch() throws -> [String: String] { try Catalogs.environment("nl") }
 
     @Test func theHomeViewAndThePreferencesSpeakDutch() throws {
-        let (environment, catalogs) = try Self.dutch()
-        defer { try? FileManager.default.removeItem(atPath: catalogs) }
+        let environment = try Self.dutch()
         let rig = try AppRig(appEnvironment: environment)
         defer { rig.stop() }
         let next = AppHomeTests.words(try rig.service.number("NextBreak"), tomorrow: "morgen")
@@ -40,8 +31,7 @@ import TestSupport
 
     /// The welcome in Dutch: its title, the rule (the distance as the Dutch texts say it), and its buttons.
     @Test func theWelcomeSpeaksDutch() throws {
-        let (environment, catalogs) = try Self.dutch()
-        defer { try? FileManager.default.removeItem(atPath: catalogs) }
+        let environment = try Self.dutch()
         let rig = try AppRig(appEnvironment: environment, firstStart: true)
         defer { rig.stop() }
         var shown: [Element] = []

@@ -11,13 +11,7 @@ import TestSupport
     @Test(arguments: [("light", "en"), ("dark", "en"), ("light", "nl"), ("dark", "nl")])
     func theWindowFollowsTheStyle(style: String, language: String) throws {
         var environment = ["ADW_DEBUG_COLOR_SCHEME": style == "dark" ? "prefer-dark" : "prefer-light"]
-        var catalogs: String?
-        if language == "nl" {
-            let dutch = try AppDutchTests.dutch()
-            environment.merge(dutch.environment) { $1 }
-            catalogs = dutch.catalogs
-        }
-        defer { if let catalogs { try? FileManager.default.removeItem(atPath: catalogs) } }
+        if language == "nl" { environment.merge(try AppDutchTests.dutch()) { $1 } }
         let rig = try AppRig(appEnvironment: environment)
         defer { rig.stop() }
         // A day with breaks in it: one skipped (the chart and today's list have something to show).

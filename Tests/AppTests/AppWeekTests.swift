@@ -60,8 +60,7 @@ import TestSupport
     }
 
     @Test func theChartSpeaksDutch() throws {
-        let (environment, catalogs) = try AppDutchTests.dutch()
-        defer { try? FileManager.default.removeItem(atPath: catalogs) }
+        let environment = try AppDutchTests.dutch()
         let rig = try AppRig(appEnvironment: environment)
         defer { rig.stop() }
         let s = rig.service

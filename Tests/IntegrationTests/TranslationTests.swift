@@ -10,16 +10,7 @@ import TestSupport
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The catalogs compiled once for this run (scripts/po compile).
-    static let catalogs: Result<String, HarnessError> = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icare-locale-\(UUID().uuidString)").path
-        do {
-            let r = try Subprocess.run([repo.path + "/scripts/po", "compile", dir], timeout: 60)
-            guard r.status == 0 else { return .failure(HarnessError("scripts/po compile failed: \(r)")) }
-            return .success(dir)
-        } catch {
-            return .failure(HarnessError("scripts/po compile: \(error)"))
-        }
-    }()
+    static var catalogs: Result<String, HarnessError> { Catalogs.compiled }
 
     static func locale(_ lang: String) throws -> [String: String] {
         let available = try Subprocess.run(["locale", "-a"]).stdout.lowercased()
