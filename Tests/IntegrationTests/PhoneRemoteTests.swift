@@ -180,4 +180,22 @@ import TestSupport
         let resume = waitUntil(timeout: 10) { rig.lastList()?["icare-pause"]?["name"] == "Oogpauzes hervatten" }
         #expect(resume, "\(rig.lastList() ?? [:])")
     }
+
+    /// The phone's texts in every language of po/LINGUAS: its four commands, as the phone lists them, and
+    /// the ping, in the language and without English left but names.
+    @Test(arguments: Catalogs.languages) func thePhonesTextsSpeakEachLanguage(_ language: String) throws {
+        let rig = try Rig(config: "PhoneReminders = true\n", environment: try Catalogs.environment(language))
+        defer { rig.stop() }
+        try rig.start()
+        _ = try rig.waitForList(withOurs: true)
+        let names = Self.ours.map { rig.lastList()?[$0]?["name"] ?? "?" }
+        let want = try ["Start eye break", "Snooze eye break", "Skip eye break", "Pause eye breaks for an hour"]
+            .map { try Catalogs.translation(of: $0, in: language) }
+        #expect(names == want && !names.contains("Start eye break"), "\(language): \(names)")
+        let ping = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 30)
+        let message = KDEConnectRig.body(ping[0])["message"] as? String ?? ""
+        #expect(!message.isEmpty && !message.contains("time for an eye break"), "\(language): \(message)")
+        let left = try Catalogs.englishLeft(in: ([message] + names).joined(separator: "\n"), language: language)
+        #expect(left.isEmpty, "the phone's texts in \(language) say in English: \(left)")
+    }
 }
