@@ -262,6 +262,11 @@ import TestSupport
         #expect(desktop.contains("\nName[nl]=iCare\n"))
         #expect(desktop.contains("\nComment[nl]=Geef je ogen elke 20 minuten rust"))
         #expect(auto.contains("\nName[nl]=iCare-herinneringsdienst\n"))
+        // Every language of po/LINGUAS: the entry's comment and keywords, the autostart entry's name.
+        for language in Catalogs.languages {
+            for key in ["Comment", "Keywords"] { #expect(desktop.contains("\n\(key)[\(language)]="), "no \(key)[\(language)] in the entry") }
+            #expect(auto.contains("\nName[\(language)]="), "no Name[\(language)] in the autostart entry")
+        }
         #expect(try read(prefix + "/share/man/nl/man1/icarectl.1").contains("\n.SH BESCHRIJVING\n"))
         for (name, text) in [("unit", unit), ("activation", service), ("desktop", desktop), ("autostart", auto)] {
             let placeholders = ["@bindir@", "@datadir@", "@prefix@", "@sysconfdir@"].filter(text.contains)

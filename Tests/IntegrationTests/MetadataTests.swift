@@ -30,8 +30,12 @@ import ReminderCore
         #expect(findings.map(String.init) == [Self.uppercaseHint], "appstreamcli --pedantic: \(findings)")
 
         let xml = try String(contentsOfFile: file, encoding: .utf8)
-        for tag in ["name", "summary", "caption", "keyword"] {
-            #expect(xml.contains("<\(tag) xml:lang=\"nl\">"), "no Dutch <\(tag)>")
+        // Every language of po/LINGUAS: the name, summary, captions, keywords and description (its
+        // paragraphs and the release notes' items).
+        for language in Catalogs.languages {
+            for tag in ["name", "summary", "caption", "keyword", "p", "li"] {
+                #expect(xml.contains("<\(tag) xml:lang=\"\(language)\">"), "no <\(tag)> in \(language)")
+            }
         }
         #expect(xml.contains("<p xml:lang=\"nl\">Kijk elke 20 minuten 20 seconden lang naar iets op zo’n 6 meter afstand."))
         #expect(xml.contains("<launchable type=\"desktop-id\">org.icare.Reminder.desktop</launchable>"))
