@@ -44,9 +44,11 @@ public struct WatchScreen: Sendable {
         add(labels[1].padding(to: width) + fmt.todayWords(s))
         add(labels[2].padding(to: width) + fmt.dndWords(s))
         add("")
-        // TRANSLATORS: the keys of the watch view; the letters stay s, z, k, p and q.
         let keys = s.state == "paused" && s.pauseReason == "user"
-            ? tr("s start  z snooze  k skip  p resume  q quit") : tr("s start  z snooze  k skip  p pause  q quit")
+            // TRANSLATORS: the keys of the watch view; the letters stay s, z, k, p and q.
+            ? tr("s start  z snooze  k skip  p resume  q quit")
+            // TRANSLATORS: the keys of the watch view; the letters stay s, z, k, p and q.
+            : tr("s start  z snooze  k skip  p pause  q quit")
         add(keys, style.dim)
         return fit(lines, rows: rows, message: message)
     }

@@ -87,6 +87,16 @@ import TestSupport
         #expect(reminder.body.contains("etwa 6 Meter entfernt") && !reminder.body.contains("Look at"), "\(reminder)")
     }
 
+    /// The watch view's keys keep their letters in every language (`icarectl watch` reads s, z, k, p, q).
+    @Test(arguments: languages) func theWatchViewsKeysKeepTheirLetters(_ language: String) throws {
+        for english in ["s start  z snooze  k skip  p pause  q quit", "s start  z snooze  k skip  p resume  q quit"] {
+            let shown = try Catalogs.translation(of: english, in: language)
+            let letters = shown.components(separatedBy: "  ").compactMap(\.first)
+            #expect(letters == ["s", "z", "k", "p", "q"] && shown != english, "\(language): '\(shown)'")
+        }
+        #expect(try Catalogs.translation(of: "q quit", in: language).hasPrefix("q "))
+    }
+
     /// The finder itself: it finds an English sentence left in a translated output, and passes names.
     @Test func theFinderFindsEnglishAndPassesNames() throws {
         let found = try Catalogs.englishLeft(in: "Nächste Pause um 10:20\nTime for an eye break", language: "nl")
