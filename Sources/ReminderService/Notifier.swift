@@ -204,9 +204,8 @@ final class Notifier {
         case .reminder:
             stopTicker()
             let content = NotificationContent.reminder(profile, settings, icon, quiet: muted).urgent(urgent)
-            // A new notification after a brief notice, never an update of it: Plasma 6.4 and later keep a
-            // notice that timed out (the first start's, which is not transient) in their history without
-            // closing it, and an update of it there never pops up (docs/desktop-facts.md, "Brief notices").
+            // After a brief notice, a new notification: an update of one Plasma 6.7 keeps in its history never
+            // pops up (docs/desktop-facts.md, "Brief notices").
             if shown != wanted, shown.isBrief, id != 0, !profile.closesByExpiring { close() }
             if shown != wanted {
                 send(content, view: wanted)
