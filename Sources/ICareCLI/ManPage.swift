@@ -47,10 +47,15 @@ public enum ManPage {
     static func esc(_ s: String) -> String {
         var out = s.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
         if out.unicodeScalars.contains(where: isWide) {
+            // Never before a closing mark: a line does not start with "、", "。" or ")".
+            let closing = Set("、。，．：；！？）」』】〉》)]},.:;!?".unicodeScalars)
+            let scalars = Array(out.unicodeScalars)
             var broken = String.UnicodeScalarView()
-            for c in out.unicodeScalars {
+            for (i, c) in scalars.enumerated() {
                 broken.append(c)
-                if isWide(c) { broken.append(contentsOf: "\\:".unicodeScalars) }
+                if isWide(c), i + 1 < scalars.count, !closing.contains(scalars[i + 1]) {
+                    broken.append(contentsOf: "\\:".unicodeScalars)
+                }
             }
             out = String(broken)
         }
