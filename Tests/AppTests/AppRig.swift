@@ -179,7 +179,8 @@ final class AppRig: @unchecked Sendable {
     /// unit's sandbox, as systemd starts it on such a bus (`SystemdService=`).
     func icaredCommand() throws -> String {
         let env = service.environment.filter { $0.key.hasPrefix("XDG_") || $0.key == "HOME" }.map { "\($0.key)=\($0.value)" }.sorted()
-        return (["/usr/bin/env"] + env + (try service.asInstalled([try Products.path("icared")]))).joined(separator: " ")
+        // Each word quoted as a shell (and dbus-daemon's Exec=) reads it: a clone's path may have a space.
+        return (["/usr/bin/env"] + env + (try service.asInstalled([try Products.path("icared")]))).map(\.shellQuoted).joined(separator: " ")
     }
 
     /// The app as a service file's `Exec=` must start it: with the session's display and folders, as a
@@ -187,7 +188,7 @@ final class AppRig: @unchecked Sendable {
     func appCommand() throws -> String {
         let env = environment.merging(Subprocess.neutralLocale.merging(appEnvironment) { $1 }) { $1 }
             .filter { !$0.value.isEmpty && $0.key != "DBUS_SESSION_BUS_ADDRESS" }.map { "\($0.key)=\($0.value)" }.sorted()
-        return (["/usr/bin/env", "-u", "GTK_A11Y"] + env + [try Products.path("icare")]).joined(separator: " ")
+        return (["/usr/bin/env", "-u", "GTK_A11Y"] + env + [try Products.path("icare")]).map(\.shellQuoted).joined(separator: " ")
     }
 
     /// Waits for the home view of an icared the bus started, checks the bus did, and ends that

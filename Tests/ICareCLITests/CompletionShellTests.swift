@@ -35,7 +35,7 @@ import TestSupport
     static let zshDriver = #"""
         zmodload zsh/zpty
         zpty z zsh -f -i
-        zpty -w z "fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D"
+        zpty -w z "fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D"
         zpty -w z 'compadd () {
           if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi
           typeset -a __hits; builtin compadd -A __hits "$@"; (( $#__hits == 0 )) && return 1

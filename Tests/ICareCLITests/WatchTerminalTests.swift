@@ -74,8 +74,8 @@ func spawnDetached(_ args: [String]) throws -> Int32 {
     func watchCommand(_ h: ServiceHarness) throws -> String {
         var env = h.environment
         env["TZ"] = "UTC"
-        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        return "env \(assignments) \(try Products.path("icarectl")) watch"
+        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.shellQuoted)" }.joined(separator: " ")
+        return "env \(assignments) \(try Products.path("icarectl").shellQuoted) watch"
     }
 
     @Test func countdownTicksAndChangesArriveWithoutAKey() throws {

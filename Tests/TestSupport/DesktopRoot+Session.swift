@@ -40,7 +40,7 @@ public final class DesktopRootSession: @unchecked Sendable {
         if activatable.contains("org.icare.Reminder") {
             // The package's activation file names SystemdService=icared.service: on a systemd desktop the
             // bus hands the call to the unit. Here the bus starts the unit's icared in its sandbox itself.
-            let exec = try root.icaredAsInstalled([]).joined(separator: " ")
+            let exec = try root.icaredAsInstalled([]).map(\.shellQuoted).joined(separator: " ")
             try "[D-BUS Service]\nName=org.icare.Reminder\nExec=\(exec)\n"
                 .write(toFile: "\(services)/org.icare.Reminder.service", atomically: true, encoding: .utf8)
         }

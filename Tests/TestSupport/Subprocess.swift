@@ -228,3 +228,9 @@ public func waitForOne<T>(timeout: TimeInterval, interval: TimeInterval, _ read:
     }
     return (found ? seen[0] : nil, seen)
 }
+
+extension String {
+    /// For a shell command line: in single quotes, a single quote inside written as '\''. A path
+    /// with a space (a clone in "/tmp/icare try") stays one word.
+    public var shellQuoted: String { "'" + replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+}
