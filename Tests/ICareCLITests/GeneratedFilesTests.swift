@@ -22,18 +22,13 @@ import TestSupport
         #expect(try file(path) == Completions.script(for: shell), "\(path) is stale: run scripts/regenerate")
     }
 
-    /// The languages of po/LINGUAS.
-    static let languages: [String] = {
-        let text = (try? String(contentsOf: repo.appendingPathComponent("po/LINGUAS"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.flatMap { $0.split(separator: " ") }.map(String.init)
-    }()
+    /// The man page and its translations, one for each language of po/LINGUAS (a closure inside @Test's
+    /// arguments crashes Debian 13's Swift 6.0.3).
+    static let manPages = ["man/icarectl.1"] + Catalogs.languages.map { "man/\($0)/icarectl.1" }
 
     /// The man page, in each language, reads at 80 columns: man renders it
     /// with no groff warning (lintian reports those as `groff-message`) and
     /// no line wider than 80, the JSON section included.
-    /// The man page and its translations (a closure inside @Test's arguments crashes Debian 13's Swift 6.0.3).
-    static let manPages = ["man/icarectl.1"] + languages.map { "man/\($0)/icarectl.1" }
-
     @Test(arguments: manPages)
     func manPageReadsAtEightyColumns(path: String) throws {
         let page = Self.repo.appendingPathComponent(path).path

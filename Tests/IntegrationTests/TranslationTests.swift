@@ -13,11 +13,7 @@ import TestSupport
     static var catalogs: Result<String, HarnessError> { Catalogs.compiled }
 
     static func locale(_ lang: String) throws -> [String: String] {
-        let available = try Subprocess.run(["locale", "-a"]).stdout.lowercased()
-        let name = lang.lowercased().replacingOccurrences(of: "utf-8", with: "utf8")
-        guard available.split(separator: "\n").contains(Substring(name)) else {
-            throw HarnessError("the locale \(lang) is not installed; scripts/deps.sh generates it")
-        }
+        try Catalogs.requireLocale(lang)
         return ["LANG": lang, "TEXTDOMAINDIR": try catalogs.get()]
     }
 

@@ -37,11 +37,16 @@ public enum Catalogs {
     /// locale is not installed.
     public static func environment(_ language: String) throws -> [String: String] {
         let name = locale(language)
+        try requireLocale(name)
+        return ["LANG": name, "LANGUAGE": language, "TEXTDOMAINDIR": try compiled.get()]
+    }
+
+    /// Fails unless the locale `name` ("nl_NL.UTF-8") is installed, as scripts/deps.sh installs the tests' ones.
+    public static func requireLocale(_ name: String) throws {
         let available = try Subprocess.run(["locale", "-a"]).stdout.lowercased().split(separator: "\n")
         guard available.contains(Substring(name.lowercased().replacingOccurrences(of: "utf-8", with: "utf8"))) else {
             throw HarnessError("the locale \(name) is not installed; scripts/deps.sh generates it")
         }
-        return ["LANG": name, "LANGUAGE": language, "TEXTDOMAINDIR": try compiled.get()]
     }
 
     /// One text of a catalog: its English (with the plural) and its translations.
@@ -51,8 +56,20 @@ public enum Catalogs {
         public var translations: [String]
     }
 
+    /// The template's and every language's entries, read once for the run.
+    static let read: [String: [Entry]] = {
+        var all: [String: [Entry]] = [:]
+        for file in ["icare.pot"] + languages.map({ $0 + ".po" }) { all[file] = try? parse(file) }
+        return all
+    }()
+
     /// The live entries of po/<name> (a language's catalog or icare.pot), the header left out.
     public static func entries(_ file: String) throws -> [Entry] {
+        if let known = read[file] { return known }
+        return try parse(file)
+    }
+
+    static func parse(_ file: String) throws -> [Entry] {
         let text = try String(contentsOfFile: repo.path + "/po/" + file, encoding: .utf8)
         var out: [Entry] = []
         var fields: [(key: String, value: String)] = []
@@ -117,20 +134,23 @@ public enum Catalogs {
     /// two words or more, or one word of five letters or more; names and what a person types are left out.
     public static func englishLeft(in shown: String, language: String) throws -> [String] {
         let translated = try entries(language + ".po").flatMap(\.translations).joined(separator: "\n")
-        var found: [String] = []
-        var seen = Set<String>()
-        for entry in try entries("icare.pot") {
-            for english in entry.english {
-                for piece in pieces(english) where !seen.contains(piece) {
-                    seen.insert(piece)
-                    if contains(shown, piece) && !contains(translated, piece) {
-                        found.append("'\(piece)' (from '\(english)')")
-                    }
-                }
-            }
-        }
-        return found
+        return try templatePieces.get().filter { contains(shown, $0.piece) && !contains(translated, $0.piece) }
+            .map { "'\($0.piece)' (from '\($0.english)')" }
     }
+
+    /// Every piece of the template's English worth looking for, once each, with the text it came from.
+    static let templatePieces: Result<[(piece: String, english: String)], HarnessError> = {
+        do {
+            var seen = Set<String>()
+            var all: [(piece: String, english: String)] = []
+            for english in try entries("icare.pot").flatMap(\.english) {
+                for piece in pieces(english) where seen.insert(piece).inserted { all.append((piece, english)) }
+            }
+            return .success(all)
+        } catch {
+            return .failure(HarnessError("po/icare.pot: \(error)"))
+        }
+    }()
 
     /// Placeholders, quoted commands, options and what stands in brackets cut a text into pieces.
     static let cut = try! NSRegularExpression(
