@@ -43,6 +43,24 @@ import TestSupport
         #expect(Catalogs.languages.contains("nl") && Catalogs.languages.count >= 10, "\(Catalogs.languages)")
     }
 
+    /// docs/configuration.md names every language of po/LINGUAS, and no other, where it says which iCare speaks.
+    @Test func theLanguagesPageNamesEveryLanguage() throws {
+        let names = ["nl": "Dutch", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "pl": "Polish",
+                     "pt_BR": "Brazilian Portuguese", "zh_CN": "Simplified Chinese", "ja": "Japanese", "ar": "Arabic"]
+        let page = try String(contentsOfFile: Self.repo.path + "/docs/configuration.md", encoding: .utf8)
+        // The sentence that names them, its lines joined.
+        let section = (page.components(separatedBy: "## Languages\n").dropFirst().first?.components(separatedBy: "(`po/LINGUAS`)").first ?? "")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(section.hasPrefix("iCare speaks English, "), "\(section.prefix(200))")
+        for code in Catalogs.languages {
+            let name = try #require(names[code], "po/LINGUAS has \(code): name it here and in docs/configuration.md")
+            #expect(section.contains(name), "docs/configuration.md does not say iCare speaks \(name)")
+        }
+        for (code, name) in names where !Catalogs.languages.contains(code) {
+            #expect(!section.contains(name), "docs/configuration.md names \(name), which po/LINGUAS lacks")
+        }
+    }
+
     @Test func msgfmtCheckRefusesAPlaceholderMismatch() throws {
         // The guard itself: a catalog whose %d became %s does not pass.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("icare-bad-\(UUID().uuidString).po").path
