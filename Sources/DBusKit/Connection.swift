@@ -160,9 +160,12 @@ public final class Connection {
     public enum NameReply: UInt32, Sendable { case primaryOwner = 1, inQueue = 2, exists = 3, alreadyOwner = 4 }
 
     /// Asks for a well-known name (dbus_bus_request_name); blocks for the reply.
-    public func requestName(_ name: BusName, doNotQueue: Bool = true, replaceExisting: Bool = false) throws(DBusError) -> NameReply {
+    /// `replaceExisting` takes it from an owner that allowed it (`allowReplacement`).
+    public func requestName(_ name: BusName, doNotQueue: Bool = true, replaceExisting: Bool = false,
+                            allowReplacement: Bool = false) throws(DBusError) -> NameReply {
         var flags: UInt32 = 0
         if doNotQueue { flags |= UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE) }
+        if allowReplacement { flags |= UInt32(DBUS_NAME_FLAG_ALLOW_REPLACEMENT) }
         if replaceExisting { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
         let r = try withCError { e in dbus_bus_request_name(raw, name.rawValue, flags, &e) }
         return NameReply(rawValue: UInt32(r)) ?? .exists

@@ -7,7 +7,7 @@ import Glibc
 /// package access: ICareFiles' history store appends and reads through it.
 package final class FileDescriptor {
     /// The kernel's descriptor.
-    let raw: Int32
+    package let raw: Int32
     /// The path it was opened with, for error messages.
     let path: String
 
@@ -80,7 +80,7 @@ package final class FileDescriptor {
     }
 
     /// Reads from the current offset to the end, at most `limit` bytes (`read`).
-    func readAll(limit: Int) throws(FileError) -> [UInt8] {
+    package func readAll(limit: Int) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while bytes.count < limit {

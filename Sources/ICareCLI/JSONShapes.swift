@@ -23,12 +23,15 @@
 //   phones: Phones, the phones the service can remind ([] when none, or from an older service).
 //   sandbox_limits: SandboxLimits, what cannot work now in the Flatpak's sandbox or the unit's ([] when nothing).
 //   With --follow, while the service is not running: {"running":false,"now":ISO,"now_us":N}
+//   While another login's icared keeps the breaks (KeptBy):
+//   {"running":true,"kept_by":"icared (process 4242) on desk","service_version":"…","now":ISO,"now_us":N}
 //   state: waiting | due | break | snoozed | paused | inactive;
 //   pause_reason: "" | user | dnd | locked | busy.
 //
 // status --format waybar (waybar's custom module, return-type json)
 //   {"text":"13m","alt":STATE,"tooltip":"…","class":STATE,"percentage":0-100}
-//   Not running (with --follow): text "", alt and class "stopped".
+//   Not running (with --follow): text "", alt and class "stopped"; kept by another
+//   login's icared: text "", alt and class "elsewhere", the tooltip saying which.
 //
 // get --json, get KEY --json (only that key)
 //   {"Interval":1200,"BreakDuration":20,"SnoozeDuration":300,"ActiveHours":"",
@@ -78,6 +81,9 @@ public enum JSONShapes {
             #" "busy":false,"busy_source":"","busy_reason":"","#,
             #" "desktop_eye_breaks":false,"sound_played_by":"icared","#,
             #" "phones":["Pixel 7 (KDE Connect)"],"sandbox_limits":["..."]}"#,
+            #"Kept by another login's icared:"#,
+            #"{"running":true,"kept_by":"icared (process 4242) on desk","#,
+            #" "service_version":"...","now":ISO,"now_us":N}"#,
         ]),
         ("status --format waybar", [
             #"{"text":"13m","alt":STATE,"tooltip":"...","class":STATE,"#,

@@ -15,6 +15,7 @@ public struct StatusFormatter: Sendable {
 
     /// The block `icarectl status` prints (ends with a newline).
     public func text(_ s: ServiceStatus, now: Timestamp) -> String {
+        guard !s.isKeptElsewhere else { return s.keptElsewhereSentence + "\n" }
         // TRANSLATORS: the labels of `icarectl status`, each followed by a colon.
         var rows: [(String, String)] = [(tr("State"), style.state(s.state, stateWords(s, now: now)))]
         if s.state == "break", s.breakEnds > 0 {
@@ -171,6 +172,7 @@ public struct StatusFormatter: Sendable {
 
     /// One sentence for a tooltip.
     public func headline(_ s: ServiceStatus, now: Timestamp) -> String {
+        guard !s.isKeptElsewhere else { return s.keptElsewhereSentence }
         let next = s.nextBreak > 0 ? time.clock(s.nextBreak, relativeTo: now) : ""
         let inMinutes = TimeText.minutes(TimeText.secondsUntil(s.nextBreak, from: now))
         switch s.state {
@@ -209,6 +211,11 @@ public struct StatusFormatter: Sendable {
             return .object([("text", .string("")), ("alt", .string("stopped")), ("tooltip", .string(tr("iCare is not running"))),
                              ("class", .string("stopped")), ("percentage", .int(0))])
         }
+        // Another login's icared keeps the breaks: hidden as when stopped, the tooltip says where.
+        guard !s.isKeptElsewhere else {
+            return .object([("text", .string("")), ("alt", .string("elsewhere")), ("tooltip", .string(s.keptElsewhereSentence)),
+                             ("class", .string("elsewhere")), ("percentage", .int(0))])
+        }
         let tooltip = headline(s, now: now) + "\n" + tr("Today: %s", todayWords(s))
         return .object([("text", .string(short(s, now: now))), ("alt", .string(s.state)), ("tooltip", .string(tooltip)),
                         ("class", .string(s.state)), ("percentage", .int(percentage(s, now: now)))])
@@ -217,6 +224,10 @@ public struct StatusFormatter: Sendable {
     /// The `status --json` shape (see `JSONShapes.swift`); `nil` means not running.
     public func json(_ s: ServiceStatus?, now: Timestamp) -> JSON {
         guard let s else { return .object([("running", .bool(false))] + JSON.time("now", now, time)) }
+        guard !s.isKeptElsewhere else {
+            return .object([("running", .bool(true)), ("kept_by", .string(s.keptBy)), ("service_version", .string(s.version))]
+                           + JSON.time("now", now, time))
+        }
         var m: [(String, JSON)] = [("running", .bool(true)), ("state", .string(s.state)), ("pause_reason", .string(s.pauseReason))]
         m += JSON.time("next_break", s.nextBreak, time)
         m.append(("seconds_to_next_break", .int(TimeText.secondsUntil(s.nextBreak, from: now))))

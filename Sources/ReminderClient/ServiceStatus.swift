@@ -1,5 +1,6 @@
 import DBusKit
 import ReminderCore
+import Localization
 
 /// What the service reports about itself: its read-only properties and the
 /// settings, as last read with `GetAll` and updated by `PropertiesChanged`.
@@ -37,6 +38,9 @@ public struct ServiceStatus: Equatable, Sendable {
     public var capabilities: [ReportedCapability] = []
     /// The settings by D-Bus name (`Interval` → `.uint(1200)`).
     public var settings: [SettingKey: SettingValue] = [:]
+    /// Which icared keeps the person's breaks when it is not the one on this bus
+    /// (`KeptBy`: another login's); "" when this one keeps them.
+    public var keptBy = ""
 
     public init() {}
 
@@ -66,6 +70,7 @@ public struct ServiceStatus: Equatable, Sendable {
             case "DesktopEyeBreaks": desktopEyeBreaks = value.bool ?? desktopEyeBreaks
             case "SoundPlayedBy": soundPlayedBy = value.string ?? soundPlayedBy
             case "Version": version = value.string ?? version
+            case "KeptBy": keptBy = value.string ?? keptBy
             case "TimeScale": timeScale = value.uint32.map { max(1, $0) } ?? timeScale
             case "ConfigProblems":
                 if case .array(_, let items) = value.unwrapped { configProblems = items.compactMap(\.string) }
@@ -130,5 +135,14 @@ extension ServiceStatus {
     /// Today's breaks in words (`TallyText`).
     public var todayWords: String {
         TallyText.counts(completed: Int(completedToday), skipped: Int(skippedToday), missed: Int(missedToday))
+    }
+
+    /// Whether another icared keeps the breaks: the one on this bus shows nothing else.
+    public var isKeptElsewhere: Bool { !keptBy.isEmpty }
+
+    /// Where the breaks are kept, as icared's refusals say it.
+    public var keptElsewhereSentence: String {
+        // TRANSLATORS: a D-Bus refusal and icarectl's answer when another icared keeps the breaks; %s is keptBy's words.
+        tr("Another iCare keeps your breaks: %s. This one takes over when that one stops.", keptBy)
     }
 }

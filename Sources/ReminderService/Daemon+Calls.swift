@@ -10,10 +10,11 @@ import ICareFiles
 /// stored (within the record budget), and only then does the engine move
 /// on and the signals go out. A reply never reports work that did not happen.
 extension Daemon {
-    func call(_ event: ReminderEvent) throws(DBusError) {
+    func call(_ event: ReminderEvent) throws(DBusError) -> ReminderStatus {
         let now = Daemon.wallNow()
         try announcingChanges { () throws(DBusError) in try commit(event, at: now) }
         afterChange()
+        return status
     }
 
     private func commit(_ event: ReminderEvent, at now: Timestamp) throws(DBusError) {

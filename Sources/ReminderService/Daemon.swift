@@ -51,6 +51,8 @@ public final class Daemon {
     /// In the Flatpak, whether the desktop starts icared at login, as the app's welcome was told (nil: not asked; Daemon+Sandbox).
     var startsAtLogin: Bool?
     var exitCode: Int32 = 0
+    /// Runs once the name is owned (the Standby this icared took over from lets its connection go).
+    public var onNameOwned: () -> Void = {}
     var notifier: Notifier?
     var statusItem: StatusItem?
     var dnd: DndMonitor?
@@ -164,9 +166,10 @@ public final class Daemon {
             startDesktopWatchers(bus)
             startPhones(bus)
             startWithDesktopKnown()
-            switch try bus.requestName(ReminderInterface.busName) {
+            // From an icared that defers (Standby), which allows it; never from another keeper.
+            switch try bus.requestName(ReminderInterface.busName, replaceExisting: true) {
             case .primaryOwner, .alreadyOwner:
-                break
+                onNameOwned()
             case .exists, .inQueue:
                 log.error("Another icared already owns org.icare.Reminder on this session bus; this one exits.")
                 return 1

@@ -4,6 +4,7 @@ import FileKit
 import Localization
 import ReminderCore
 import Sound
+import ICareFiles
 
 /// `icared`'s command line: arguments in, exit status out. Kept out of
 /// `main.swift` so no C callback is ever created in a MainActor context.
@@ -58,14 +59,36 @@ public enum ICared {
             log.error("\(error)")
             return 1
         }
-        let loop: EventLoop
         do {
-            loop = try EventLoop()
+            // One icared per person: while another keeps the schedule, this one defers (Standby).
+            let lock = try? openLock(paths, log)
+            var predecessor: Standby?
+            if let lock, try !lock.tryLock() {
+                let standby = Standby(loop: try EventLoop(), log: log, lock: lock, paths: paths)
+                switch standby.run() {
+                case .exit(let code): return code
+                case .takeOver: predecessor = standby
+                }
+            }
+            do { try lock?.write(Holder.current()) } catch { log.warning("Cannot say in \(error.path) which icared keeps the schedule: \(error)") }
+            let daemon = Daemon(loop: try EventLoop(), log: log, paths: paths, timeScale: timeScale)
+            daemon.onNameOwned = { predecessor?.close() }
+            return withExtendedLifetime(lock) { daemon.run() }
         } catch {
-            log.error("Could not create the event loop: \(error)")
+            log.error("Could not start: \(error)")
             return 1
         }
-        return Daemon(loop: loop, log: log, paths: paths, timeScale: timeScale).run()
+    }
+
+    /// The lock that keeps one icared per person; without it (a state folder
+    /// that cannot hold it) icared runs as before it, saying so.
+    private static func openLock(_ paths: XDGPaths, _ log: Log) throws(FileError) -> InstanceLock {
+        do {
+            return try InstanceLock(paths: paths)
+        } catch {
+            log.warning("Cannot lock \(error.path) (\(error)): a second icared for the same folders would not know of this one.")
+            throw error
+        }
     }
 
     static func out(_ s: String) { _ = s.withCString { write(1, $0, strlen($0)) } }

@@ -13,10 +13,24 @@ enum ReminderInterface {
     static let path = ObjectPath("/org/icare/Reminder")
     static let invalidState = "org.icare.Reminder.Error.InvalidState"
 
-    /// What the interface needs from the service behind it.
-    protocol Backend: AnyObject {
-        var status: ReminderStatus { get }
+    static let keptElsewhere = "org.icare.Reminder.Error.KeptElsewhere"
+
+    /// What the methods need: the keeper (`Daemon`) carries a call out, an
+    /// icared that defers (`Standby`) refuses it; both read the history.
+    protocol Calls: AnyObject {
+        /// Carries out a client's call and returns the status after it: the reply
+        /// fails when the work it reports did not happen (a refusal, a record that
+        /// could not be saved).
+        func call(_ event: ReminderEvent) throws(DBusError) -> ReminderStatus
+        func history(from: Timestamp, to: Timestamp) -> [BreakRecord]
+        /// The settings as in force (the keeper) or as the config file says (an icared that defers).
         var settings: Settings { get }
+        func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError)
+    }
+
+    /// What the whole interface needs from the service behind it.
+    protocol Backend: Calls {
+        var status: ReminderStatus { get }
         var doNotDisturbSource: String { get }
         var busyState: BusyState { get }
         var desktopEyeBreaks: Bool { get }
@@ -29,11 +43,6 @@ enum ReminderInterface {
         var sandboxLimits: [String] { get }
         var capabilities: [Capability] { get }
         var timeScaleFactor: UInt32 { get }
-        /// Carries out a client's call: the reply fails when the work it
-        /// reports did not happen (a refusal, a record that could not be saved).
-        func call(_ event: ReminderEvent) throws(DBusError)
-        func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError)
-        func history(from: Timestamp, to: Timestamp) -> [BreakRecord]
     }
 
     static func describe(_ backend: Backend, version: String) -> Interface {
@@ -51,9 +60,17 @@ enum ReminderInterface {
             signals: signals)
     }
 
+    /// The interface of an icared that defers to another (`Standby`): the same
+    /// methods and settings, refused, and of the rest only `Version` and `KeptBy`.
+    static func describeStandby(_ calls: any Calls, keptBy: @escaping () -> String, version: String) -> Interface {
+        Interface(name.rawValue, doc: "iCare's eye-break reminder, kept by another icared (see KeptBy).",
+                  methods: methods(calls),
+                  properties: [versionProperty(version), keptByProperty(keptBy)] + settingProperties(calls))
+    }
+
     // MARK: methods
 
-    private static func methods(_ b: Backend) -> [Method] {
+    static func methods(_ b: any Calls) -> [Method] {
         [
             Method("StartBreak", doc: """
                 Starts the break countdown now, from any state but break (also early, paused or
@@ -68,8 +85,8 @@ enum ReminderInterface {
                 State to snoozed; from break it ends the countdown first, with no record.
                 Errors: InvalidArgs outside 60-3600; InvalidState when paused or inactive.
                 """) { call throws(DBusError) in
-                try run(b, .snooze(seconds: call.arguments[0].uint32!))
-                return [.uint64(UInt64(max(0, b.status.nextBreak)))]
+                let after = try b.call(.snooze(seconds: call.arguments[0].uint32!))
+                return [.uint64(UInt64(max(0, after.nextBreak)))]
             },
             Method("Skip", doc: """
                 Skips the due, snoozed, running or upcoming break: a skipped record, and the next
@@ -83,8 +100,8 @@ enum ReminderInterface {
                 replaces the first. Returns PausedUntil (0 for an open pause). A running break
                 ends with no record. Error: InvalidArgs above 86400.
                 """) { call throws(DBusError) in
-                try run(b, .pause(seconds: call.arguments[0].uint32!))
-                return [.uint64(UInt64(max(0, b.status.pausedUntil)))]
+                let after = try b.call(.pause(seconds: call.arguments[0].uint32!))
+                return [.uint64(UInt64(max(0, after.pausedUntil)))]
             },
             Method("Resume", doc: """
                 Ends a user pause; a full Interval starts now. Resuming when not paused by the
@@ -109,8 +126,8 @@ enum ReminderInterface {
         ]
     }
 
-    private static func run(_ b: Backend, _ event: ReminderEvent) throws(DBusError) {
-        try b.call(event)
+    private static func run(_ b: any Calls, _ event: ReminderEvent) throws(DBusError) {
+        _ = try b.call(event)
     }
 
     /// The D-Bus error for an engine refusal.
@@ -126,7 +143,7 @@ enum ReminderInterface {
     private static func time(_ t: Timestamp) -> DBusValue { .uint64(UInt64(max(0, t))) }
 
     private static func properties(_ b: Backend, version: String) -> [Property] {
-        var list: [Property] = [
+        let list: [Property] = [
             Property("State", "s", doc: "waiting, due, break, snoozed, paused or inactive.",
                      read: { .string(b.status.state.rawValue) }),
             Property("PauseReason", "s", doc: """
@@ -212,25 +229,44 @@ enum ReminderInterface {
                 phone-commands-restart (KDE Connect was set up after icared started, so its folder
                 stays read-only until icared starts again). [] when nothing is kept from it.
                 """, read: { .array(element: "s", b.sandboxLimits.map { .string($0) }) }),
-            Property("Version", "s", doc: "The service's version.", emitsChange: .const,
-                     read: { .string(version) }),
+            versionProperty(version),
+            keptByProperty({ "" }),
             Property("TimeScale", "u", doc: """
                 1, or N when the service runs with --time-scale N (a demo and test aid): Interval,
                 SnoozeDuration and timed pauses then pass N times faster; breaks, time away and
                 ActiveHours stay in real time, and every time property is still a real instant.
                 """, emitsChange: .const, read: { .uint32(b.timeScaleFactor) }),
         ]
-        for key in SettingKey.allCases {
-            list.append(Property(key.name, Signature(rawValue: key.signature)!, doc: settingDoc(key),
-                                 read: { settingValue(b.settings.value(of: key)) },
-                                 write: { v throws(DBusError) in
-                                     guard let value = settingValue(v) else {
-                                         throw DBusError.invalidArgs(tr("%s takes a value of type '%s'.", key.name, key.signature))
-                                     }
-                                     try b.changeSetting(key, to: value)
-                                 }))
+        return list + settingProperties(b)
+    }
+
+    private static func settingProperties(_ b: any Calls) -> [Property] {
+        SettingKey.allCases.map { key in
+            Property(key.name, Signature(rawValue: key.signature)!, doc: settingDoc(key),
+                     read: { settingValue(b.settings.value(of: key)) },
+                     write: { v throws(DBusError) in
+                         guard let value = settingValue(v) else {
+                             throw DBusError.invalidArgs(tr("%s takes a value of type '%s'.", key.name, key.signature))
+                         }
+                         try b.changeSetting(key, to: value)
+                     })
         }
-        return list
+    }
+
+    static func versionProperty(_ version: String) -> Property {
+        Property("Version", "s", doc: "The service's version.", emitsChange: .const, read: { .string(version) })
+    }
+
+    static func keptByProperty(_ read: @escaping () -> String) -> Property {
+        Property("KeptBy", "s", doc: """
+            "" from the icared that keeps the person's schedule and history. From an icared that
+            found another one keeping them (the same config and state folders, another bus: a
+            second login without a systemd user session), which one, in words ("icared (process
+            4242) on desk, login session 3"); that icared serves only Version, KeptBy, the
+            settings as the config file says and the methods; each call and each setting set fails
+            with org.icare.Reminder.Error.KeptElsewhere (GetHistory reads the history), and it
+            becomes the keeper when the other one stops (since 0.7).
+            """, read: { .string(read()) })
     }
 
     static func settingDoc(_ key: SettingKey) -> String {

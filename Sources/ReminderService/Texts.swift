@@ -1,5 +1,6 @@
 import ReminderCore
 import Localization
+import ICareFiles
 import PhoneRemote
 
 /// Every text iCare shows a person, in one place: short, friendly, honest.
@@ -111,6 +112,29 @@ enum Texts {
     static func breakCompleteInLog(nextAt: String?) -> String {
         if let nextAt { return tr("Break complete. Well done. Next break at %s.", nextAt) }
         return tr("Break complete. Well done.")
+    }
+
+    // One icared per person (Standby): what an icared that defers says of the one that keeps the schedule.
+
+    /// `KeptBy`: the icared holding the lock, in words; nil: its lock file says nothing readable.
+    static func keptBy(_ h: Holder?) -> String {
+        guard let h else { return tr("another icared") }
+        if h.session.isEmpty {
+            // TRANSLATORS: which icared keeps the schedule; %d is its process id, %s the computer's name.
+            return tr("icared (process %d) on %s", h.pid, h.host)
+        }
+        // TRANSLATORS: which icared keeps the schedule; %d its process id, %s the computer's name, the last %s a login session's number.
+        return tr("icared (process %d) on %s, login session %s", h.pid, h.host, h.session)
+    }
+    /// The same for the journal (in English).
+    static func keptByInLog(_ h: Holder?) -> String {
+        guard let h else { return "another icared" }
+        return "icared (process \(h.pid)) on \(h.host)" + (h.session.isEmpty ? "" : ", login session \(h.session)")
+    }
+    /// An icared that defers refuses every call with this (`KeptElsewhere`).
+    static func keptElsewhere(_ keptBy: String) -> String {
+        // TRANSLATORS: a D-Bus refusal and icarectl's answer when another icared keeps the breaks; %s is keptBy's words.
+        tr("Another iCare keeps your breaks: %s. This one takes over when that one stops.", keptBy)
     }
 
     /// `icared --help`.

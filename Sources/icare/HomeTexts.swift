@@ -113,5 +113,7 @@ enum HomeTexts {
 
     static var notRunningTitle: String { tr("iCare is not running") }
     static var starting: String { tr("Starting iCare…") }
+    // TRANSLATORS: the app's title while the icared of another login keeps the breaks (no systemd user session).
+    static var keptElsewhereTitle: String { tr("iCare runs in another session") }
     static var tryAgain: String { tr("Try again") }
 }

@@ -83,13 +83,22 @@ final class HomeView {
     /// Shows the model's state at this moment and sets the timer for the next step.
     func update() {
         let s = OpaquePointer(gp(stack))
+        let page = icare_adw_status_page(gp(absent))
         guard let status = model.status else {
             timer.cancel()
             if model.feed.stopped {
-                let page = icare_adw_status_page(gp(absent))
+                adw_status_page_set_title(page, HomeTexts.notRunningTitle)
                 adw_status_page_set_description(page, model.feed.problem ?? ReminderBus.notRunning)
                 gtk_stack_set_visible_child_name(s, "absent")
             }
+            return
+        }
+        // Another login's icared keeps the breaks: this one's has nothing else to show.
+        guard !status.isKeptElsewhere else {
+            timer.cancel()
+            adw_status_page_set_title(page, HomeTexts.keptElsewhereTitle)
+            adw_status_page_set_description(page, status.keptElsewhereSentence)
+            gtk_stack_set_visible_child_name(s, "absent")
             return
         }
         gtk_stack_set_visible_child_name(s, "home")

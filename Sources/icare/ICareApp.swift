@@ -161,7 +161,7 @@ final class ICareApp {
     /// The welcome, once per person: the first time the service answers in a home where it was never
     /// shown (`welcome-seen` in the state folder, ICareFiles' WelcomeSeen).
     private func welcomeOnFirstOpen() {
-        guard !welcomeChecked, model?.status != nil, let paths = try? XDGPaths.fromProcessEnvironment() else { return }
+        guard !welcomeChecked, let status = model?.status, !status.isKeptElsewhere, let paths = try? XDGPaths.fromProcessEnvironment() else { return }
         welcomeChecked = true
         let seen = WelcomeSeen(paths: paths)
         guard !seen.seen else { return }

@@ -65,6 +65,26 @@ import TestSupport
         try rig.waitForHome("the sentence after icared ended") { $0.contains { $0.name == "iCare is not running" } }
     }
 
+    /// A second login without a systemd user session: its icared defers to the first login's
+    /// (docs/architecture.md, "One icared per person"), and the app there says where the breaks are
+    /// kept, then shows the home view once this login's icared has taken over.
+    @Test func inASecondLoginItSaysWhereTheBreaksAreKept() throws {
+        let rig = try AppRig(startService: false, startApp: false)
+        defer { rig.stop() }
+        let keeper = try ServiceHarness(environment: ["XDG_SESSION_ID": "3"], home: rig.service.home, logName: "keeper.log")
+        defer { keeper.kill9(); keeper.bus.stop() }
+        try rig.service.start()
+        try rig.launchApp()
+        let pid = try #require(try keeper.ownerProcess(of: "org.icare.Reminder"))
+        let sentence = "Another iCare keeps your breaks: icared (process \(pid)) on \(ProcessInfo.processInfo.hostName), login session 3. "
+            + "This one takes over when that one stops."
+        let page = try rig.waitForHome("the page of a second login") { $0.contains { $0.name == "iCare runs in another session" } }
+        #expect(page.contains { $0.role == "label" && $0.name == sentence }, "\(page)")
+        #expect(!page.contains { $0.name.hasPrefix("Next break at ") })
+        #expect(try keeper.signal(SIGTERM) == 0)
+        try rig.waitForHome("the home view once this login's icared keeps the breaks") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+    }
+
     /// On Wayland (a headless sway), with the keyboard alone: each of the home
     /// view's actions and the preferences is reached with Tab and pressed with
     /// Return. GTK 4.8 does not tell AT-SPI which widget has the focus, so each

@@ -75,15 +75,16 @@ public final class ServiceHarness: @unchecked Sendable {
     public var stateDirectory: String { home.appendingPathComponent(".local/state/icare").path }
 
     /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
-    /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`.
+    /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`; two
+    /// harnesses on one `home` (two logins of one person) each write their own log, `logName`.
     /// Unless `firstStart`, iCare has run in it before (its history folder is there, and the app's
     /// `welcome-seen`): no first-start notice, and the app opens on its home view.
     public init(config: String? = nil, environment: [String: String] = [:], bus: PrivateBus? = nil, start: Bool = true,
-                home: URL? = nil, firstStart: Bool = false) throws {
+                home: URL? = nil, firstStart: Bool = false, logName: String = "icared.log") throws {
         self.bus = try bus ?? PrivateBus()
         self.home = home ?? FileManager.default.temporaryDirectory.appendingPathComponent("icare-home-\(UUID().uuidString)")
         extraEnvironment = environment
-        logPath = self.home.appendingPathComponent("icared.log").path
+        logPath = self.home.appendingPathComponent(logName).path
         try FileManager.default.createDirectory(at: self.home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         if !firstStart {
             for folder in [stateDirectory, stateDirectory + "/history"] {
