@@ -6,8 +6,10 @@
 # asserted. Needs root (the roots). Its log stays in the clone's folder.
 #
 #   bench/ci.sh                  the roots and the Flatpak runtime as the machine has them
-#   FROM_NOTHING=1 bench/ci.sh   every root in a fresh, empty ICARE_ROOTS and the Flatpak
-#                                runtime in a fresh ICARE_FLATPAK_CACHE (about 10 GB; removed after)
+#   FROM_NOTHING=1 bench/ci.sh   every root in a fresh, empty ICARE_ROOTS, the Flatpak runtime in
+#                                a fresh ICARE_FLATPAK_CACHE, piuparts' chroots in a fresh
+#                                ICARE_PIUPARTS_CACHE and the previous version built anew in a fresh
+#                                ICARE_PREVIOUS_CACHE (about 11 GB; removed after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Where a person trying iCare would clone it: under /tmp, in a folder whose name has a space (the
@@ -17,7 +19,8 @@ git clone -q . "$clone/icare"
 fresh=""
 if [ -n "${FROM_NOTHING:-}" ]; then
   fresh=$(mktemp -d /var/tmp/icare-ci-fresh.XXXXXX)
-  export ICARE_ROOTS="$fresh/roots" ICARE_FLATPAK_CACHE="$fresh/flatpak"
+  export ICARE_ROOTS="$fresh/roots" ICARE_FLATPAK_CACHE="$fresh/flatpak" ICARE_PIUPARTS_CACHE="$fresh/piuparts" \
+    ICARE_PREVIOUS_CACHE="$fresh/previous"
 fi
 log="$clone/ci.log"
 start=$SECONDS
