@@ -97,6 +97,7 @@ test_packages="
   pipewire-pulse pulseaudio-utils
   libfaketime
   debootstrap curl
+  piuparts adequate
   flatpak xdg-desktop-portal xdg-desktop-portal-gtk xdg-desktop-portal-gnome
   apt-utils appstream-compose
   kdeconnect python3-pyqt5
@@ -170,6 +171,9 @@ test_packages="
 #   debootstrap curl                          the Debian 13 and testing roots of scripts/desktop-root
 #                                             (GNOME Shell 48 / 50, Plasma 6.3 / 6.7: RootDesktopTests);
 #                                             curl reads the mirror's InRelease to tell a root is current
+#   piuparts adequate                         scripts/test-piuparts (the release's proof, part 10): Debian's own
+#                                             install, upgrade and purge test in clean Debian 12 and 13 chroots;
+#                                             adequate, which piuparts runs on the installed package
 #   flatpak                                   iCare's Flatpak run for real (bwrap, xdg-dbus-proxy): scripts/flatpak
 #   apt-utils appstream-compose               scripts/publish: apt-ftparchive for the apt repository, appstreamcli compose for the Flatpak's AppStream data
 #                                             makes a Debian 13 test runtime and the app's bundles, FlatpakTests run them
