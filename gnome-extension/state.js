@@ -1,7 +1,7 @@
 // What the Shell knows and icared needs, served at
-// /org/icare/Reminder/ShellRing (docs/interface.md, "What the Shell extension
-// tells icared"). Each property follows the Shell's own signal or setting and
-// says its change with PropertiesChanged; nothing is polled.
+// /org/icare/Reminder/ShellRing (docs/interface.md, "Behaviour worth knowing":
+// One ring in the top bar). Each property follows the Shell's own signal or
+// setting and says its change with PropertiesChanged; nothing is polled.
 //
 // - PrimaryMonitorInFullscreen: the message tray shows no banner of normal
 //   urgency then, so icared holds the reminder back.

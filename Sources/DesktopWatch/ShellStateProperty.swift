@@ -3,9 +3,9 @@ import DBusKit
 /// One property of the state iCare's GNOME Shell extension serves while it is
 /// enabled: the name `org.icare.Reminder.ShellRing`, the object
 /// `/org/icare/Reminder/ShellRing`, the interface of the same name
-/// (docs/interface.md, "What the Shell extension tells icared"). Followed
-/// through the name's owner and `PropertiesChanged`, read again when a new
-/// owner appears or the value is only invalidated; never polled.
+/// (docs/interface.md, "Behaviour worth knowing": One ring in the top bar).
+/// Followed through the name's owner and `PropertiesChanged`, read again when a
+/// new owner appears or the value is only invalidated; never polled.
 public final class ShellStateProperty {
     public static let busName = BusName("org.icare.Reminder.ShellRing")
     public static let path = ObjectPath("/org/icare/Reminder/ShellRing")

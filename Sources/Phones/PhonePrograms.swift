@@ -5,7 +5,7 @@ import DesktopWatch
 /// followed once on the session bus. The reminders (`PhoneReminders`) and the
 /// remote (`PhoneRemote`) both take the same `PhonePrograms`, so a program that
 /// leaves and comes back is seen once, and a reply from an owner that left is
-/// dropped for both (docs/architecture.md, "Phones").
+/// dropped for both (docs/architecture.md, "Targets", its `Phones`).
 public final class PhonePrograms {
     public let kdeConnect: PhoneProgram
     public let gsConnect: PhoneProgram

@@ -3,13 +3,14 @@ import DesktopWatch
 import ReminderClient
 import Localization
 
-/// The welcome (docs/using.md, "The welcome"): a few pages in a carousel over
-/// the main window, gone through with Back and Next (or a swipe), their dots
-/// below. The rule; the schedule, changeable right there (the preferences'
-/// own rows); the ring (on GNOME the Shell extension turned on with one
-/// click); the phone, only while one is linked; starting at login (in the
-/// Flatpak the Background portal is asked from here); and what iCare cannot
-/// see on this desktop. Everything follows the service live.
+/// The welcome (docs/using.md, "The app"; docs/architecture.md, "The welcome"):
+/// a few pages in a carousel over the main window, gone through with Back and
+/// Next (or a swipe), their dots below. The rule; the schedule, changeable
+/// right there (the preferences' own rows); the ring (on GNOME the Shell
+/// extension turned on with one click); the phone, only while one is linked;
+/// starting at login (in the Flatpak the Background portal is asked from here);
+/// and what iCare cannot see on this desktop. Everything follows the service
+/// live.
 final class WelcomeWindow {
     let window: Widget
     private let model: AppModel

@@ -3,6 +3,19 @@ import Foundation
 /// The repository this test file lives in.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// The repository's tracked files (`git ls-files`), as paths from its top.
+func trackedFiles() throws -> [String] {
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+    git.arguments = ["-C", repository.path, "ls-files"]
+    let out = Pipe()
+    git.standardOutput = out
+    try git.run()
+    let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    git.waitUntilExit()
+    return listed.split(separator: "\n").map(String.init)
+}
+
 /// A Markdown file, read the way GitHub renders what matters here: its
 /// headings (as anchors) and its links and images, outside code.
 struct MarkdownFile {
@@ -24,12 +37,16 @@ struct MarkdownFile {
         }
     }
 
+    /// The headings' texts as written (`## Some heading` → `Some heading`), outside code, in order.
+    var headings: [String] {
+        linesWithFences.compactMap { $0.inCode ? nil : Self.headingText($0.line) }
+    }
+
     /// The anchors GitHub gives the headings, duplicates numbered (`-1`, `-2`).
     var anchors: Set<String> {
         var seen: [String: Int] = [:]
         var result: Set<String> = []
-        for entry in linesWithFences where !entry.inCode {
-            guard let text = Self.headingText(entry.line) else { continue }
+        for text in headings {
             let slug = Self.slug(text)
             let count = seen[slug, default: 0]
             seen[slug] = count + 1
@@ -48,13 +65,7 @@ struct MarkdownFile {
     /// GitHub's anchor for a heading: lower case, punctuation dropped (letters,
     /// digits, `_`, `-` and spaces kept), each space a `-`.
     static func slug(_ heading: String) -> String {
-        var text = heading
-        // A link in a heading counts by its words only.
-        while let link = text.range(of: #"\[([^\]]*)\]\([^)]*\)"#, options: .regularExpression) {
-            let words = text[link].dropFirst().prefix { $0 != "]" }
-            text.replaceSubrange(link, with: words)
-        }
-        let kept = text.lowercased().unicodeScalars.filter { scalar in
+        let kept = linkWords(heading).lowercased().unicodeScalars.filter { scalar in
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber,
@@ -67,6 +78,16 @@ struct MarkdownFile {
         var scalars = String.UnicodeScalarView()
         scalars.append(contentsOf: kept)
         return String(scalars).replacingOccurrences(of: " ", with: "-")
+    }
+
+    /// The text with each link and image, `[words](target)`, as its words only.
+    static func linkWords(_ line: String) -> String {
+        var text = line
+        while let link = text.range(of: #"!?\[([^\]]*)\]\([^)]*\)"#, options: .regularExpression) {
+            let words = text[link].drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }
+            text.replaceSubrange(link, with: words)
+        }
+        return text
     }
 
     /// A link or an image: where it points, and on which line.

@@ -26,15 +26,7 @@ import Foundation
 
     /// The files a person reads, from git's list of tracked files.
     static func files() throws -> [String] {
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        git.arguments = ["-C", repository.path, "ls-files"]
-        let out = Pipe()
-        git.standardOutput = out
-        try git.run()
-        let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        git.waitUntilExit()
-        return listed.split(separator: "\n").map(String.init).filter { path in
+        try trackedFiles().filter { path in
             (path.hasPrefix("Sources/") && path.hasSuffix(".swift")) || path.hasPrefix("man/") || (path.hasPrefix("po/") && !path.hasPrefix("po/glossary/"))
                 || (path.hasPrefix("data/") && path.hasSuffix(".in")) || (path.hasPrefix("gnome-extension/") && path.hasSuffix(".js"))
                 || (path.hasPrefix("docs/") && path.hasSuffix(".md")) || path.hasPrefix("dbus/")

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 
 /// The Flathub manifest and the one list of permissions (flatpak/finish-args) agree, and nothing in
-/// them is what Flathub refuses (docs/desktop-facts.md, "Flatpak": flatpak-builder-lint's errors).
+/// them is what Flathub refuses (docs/flatpak.md, "What the list never asks for").
 struct FlatpakManifestTests {
     static let folder = repositoryRoot.appendingPathComponent("flatpak")
 
