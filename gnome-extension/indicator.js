@@ -130,7 +130,9 @@ class Indicator extends PanelMenu.Button {
 
     _loadInterface(files) {
         if (files.length === 0) {
-            this._problem = this._ext.gettext('iCare’s D-Bus interface is not installed (org.icare.Reminder.xml); install iCare again.');
+            // The file's name is for the log (journalctl /usr/bin/gnome-shell); the menu says it in words.
+            console.warn(`iCare: ${INTERFACE_FILE} is in none of the data folders; the ring cannot talk to icared`);
+            this._problem = this._ext.gettext('A part of iCare is missing; install iCare again.');
             this._update();
             return;
         }

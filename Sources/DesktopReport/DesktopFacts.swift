@@ -27,9 +27,12 @@ public struct DesktopFacts: Equatable, Sendable {
     /// The do-not-disturb providers found (`DoNotDisturbSource`'s names), and whether every watcher has answered.
     public var doNotDisturb: [String] = []
     public var doNotDisturbSettled = false
-    /// Where the screen lock, idle time and sleep are read (readable names).
+    /// Where the screen lock, idle time and sleep are read: the presence watcher's names for the log
+    /// (`logind`, the screen savers' and GNOME's idle monitor's bus names, `wayland <protocol>`); the
+    /// words say only what they see (the names are in the log and docs/desktops.md).
     public var timeAway: [String] = []
-    /// Where calls, screen shares and full-screen windows are seen (readable names).
+    /// Where calls, screen shares and full-screen windows are seen: the busy watcher's names for the log
+    /// (`PipeWire`, `GNOME's session manager`, …); the words name the desktops (`busyNames`).
     public var busy: [String] = []
     public var ring = Ring.nowhere
     /// The `Sound` setting, and `SoundPlayedBy`.
@@ -51,7 +54,7 @@ public struct DesktopFacts: Equatable, Sendable {
 
     var buttons: Capability {
         switch server {
-        case .unknown: return Capability(.buttons, .limited, tr("Still asking the session bus for a notification server."))
+        case .unknown: return Capability(.buttons, .limited, tr("Still looking for the desktop's notification server."))
         case .none: return Capability(.buttons, .missing, tr("No notification server is running: reminders go to iCare's log only."))
         case .found(let name, let version, true):
             return Capability(.buttons, .works, tr("%s shows Start, Snooze and Skip.", Self.server(name, version)))
@@ -71,15 +74,21 @@ public struct DesktopFacts: Equatable, Sendable {
     }
 
     var timeAwayWords: Capability {
-        timeAway.isEmpty
-            ? Capability(.timeAway, .missing, tr("iCare cannot see the screen lock or idle time here, so time away does not count as a rest."))
-            : Capability(.timeAway, .works, tr("Sees the screen lock and idle time through %s.", Self.list(timeAway)))
+        if timeAway.isEmpty {
+            return Capability(.timeAway, .missing, tr("iCare cannot see the screen lock or idle time here, so time away does not count as a rest."))
+        }
+        // Idle comes from logind's idle hint, GNOME's idle monitor or the Wayland compositor; a screen saver
+        // alone sees only the lock, and a person who walks away without locking is not seen.
+        let seesIdle = timeAway.contains { $0 == "logind" || $0 == "org.gnome.Mutter.IdleMonitor" || $0.hasPrefix("wayland ") }
+        return seesIdle
+            ? Capability(.timeAway, .works, tr("Sees when you step away or lock the screen: time away counts as a rest."))
+            : Capability(.timeAway, .limited, tr("Sees when the screen is locked, but not when you step away without locking it."))
     }
 
     var callsWords: Capability {
         busy.isEmpty
             ? Capability(.calls, .missing, tr("iCare cannot see calls, screen shares or full-screen windows here."))
-            : Capability(.calls, .works, tr("Sees calls, screen shares and full screen through %s.", Self.list(busy)))
+            : Capability(.calls, .works, tr("Sees calls, screen shares and full screen through %s.", Self.list(Self.busyNames(busy))))
     }
 
     var ringWords: Capability {
@@ -153,6 +162,22 @@ public struct DesktopFacts: Equatable, Sendable {
         case "swaync": return "SwayNotificationCenter"
         default: return source
         }
+    }
+
+    /// The busy watcher's names (`InhibitorSource.name`, English, for the log) as a person knows the desktops:
+    /// GNOME's session manager and iCare's Shell extension are GNOME, PowerDevil is Plasma, each named once.
+    static func busyNames(_ sources: [String]) -> [String] {
+        var names: [String] = []
+        for source in sources {
+            let name: String
+            switch source {
+            case "GNOME's session manager", "iCare's GNOME Shell extension": name = "GNOME"
+            case "Plasma's PowerDevil": name = "Plasma"
+            default: name = source
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
     }
 
     static func list(_ items: [String]) -> String { items.joined(separator: ", ") }

@@ -15,7 +15,7 @@ public enum CommandTable {
     public static var summary: String { tr("control iCare, the 20-20-20 eye-break reminder") }
 
     /// One paragraph about the program.
-    public static let about = tr("iCare reminds you to follow the 20-20-20 rule: every 20 minutes, look at something 20 feet (6 m) away for 20 seconds. Practised through the day, it relieves eye strain. icarectl talks to the icared service on your session bus.")
+    public static let about = tr("iCare reminds you to follow the 20-20-20 rule: every 20 minutes, look at something 20 feet (6 m) away for 20 seconds. Practised through the day, it relieves eye strain. icarectl talks to the icared service of your desktop session.")
 
     static let durationHelp = tr("A duration such as 90s, 5m or 1h30m (a bare number is seconds).")
     static let keyNames = SettingKey.allCases.map(\.name)

@@ -38,7 +38,7 @@ final class FollowSession {
             if self.ready { self.emitter?.setEnabled(.oneshot) }
         }
         feed.onDisconnect = { [unowned self] in
-            self.context.err.write(tr("The connection to the session bus was lost.") + "\n")
+            self.context.err.write(tr("The connection to your desktop session was lost.") + "\n")
             self.status = ExitStatus.failure
             self.loop.exit(ExitStatus.failure)
         }

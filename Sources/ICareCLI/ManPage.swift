@@ -31,7 +31,7 @@ public enum ManPage {
                      "\u{1}icarectl status --format plain --follow\u{2}")).bold + "\n"
         out += ".SH " + tr("EXIT STATUS") + "\n" + esc(tr("0 on success, 1 on failure (including when the service is not running), 64 on a usage error.")) + "\n"
         out += ".SH " + tr("ENVIRONMENT") + "\n.TP\n.B NO_COLOR\n" + esc(tr("When set and not empty, no colour.")) + "\n"
-        out += ".TP\n.B DBUS_SESSION_BUS_ADDRESS\n" + esc(tr("The session bus to use.")) + "\n"
+        out += ".TP\n.B DBUS_SESSION_BUS_ADDRESS\n" + esc(tr("Which desktop session's iCare to talk to (the session sets it).")) + "\n"
         out += ".SH " + tr("EXAMPLES") + "\n"
         for spec in CommandTable.commands { for e in spec.examples { out += ".nf\n" + esc(e) + "\n.fi\n" } }
         out += ".SH " + tr("SEE ALSO") + "\n.BR icared (8),\n.BR busctl (1),\n.BR systemctl (1)\n"

@@ -27,7 +27,7 @@ final class MonitorSession {
             for line in lines where !self.context.out.write(line + "\n") { self.loop.exit(ExitStatus.ok) }
         }
         feed.onDisconnect = { [unowned self] in
-            self.context.err.write(tr("The connection to the session bus was lost.") + "\n")
+            self.context.err.write(tr("The connection to your desktop session was lost.") + "\n")
             self.status = ExitStatus.failure
             self.loop.exit(ExitStatus.failure)
         }

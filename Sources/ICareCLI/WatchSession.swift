@@ -39,7 +39,7 @@ final class WatchSession {
         }
         feed.onEvent = { [unowned self] _ in self.draw() }
         feed.onDisconnect = { [unowned self] in
-            self.farewell = tr("The connection to the session bus was lost.") + "\n"
+            self.farewell = tr("The connection to your desktop session was lost.") + "\n"
             self.status = ExitStatus.failure
             self.loop.exit(ExitStatus.failure)
         }

@@ -18,11 +18,13 @@ public enum ReminderBus {
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
             return .failure(notRunning)
         case _ where e.name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
-            return .failure(tr("iCare could not be started by the bus (%s); try 'systemctl --user start icared' and see 'journalctl --user -u icared'.", e.message))
+            // The bus's own words (e.message) name the service's bus name and the activation; the person is sent
+            // where the reason is said in full.
+            return .failure(tr("iCare could not be started; try 'systemctl --user start icared' and see 'journalctl --user -u icared'."))
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
             return .failure(tr("iCare did not answer in time."))
         case "org.freedesktop.DBus.Error.Disconnected":
-            return .failure(tr("The connection to the session bus was lost."))
+            return .failure(tr("The connection to your desktop session was lost."))
         default:
             return .failure(e.message.isEmpty ? e.name : e.message)
         }
@@ -64,7 +66,7 @@ public final class ReminderProxy {
         do {
             return try Connection(bus: .session, loop: loop)
         } catch {
-            throw .failure(tr("Could not reach the session bus (%s); iCare runs on your desktop session's bus.", error.message.isEmpty ? error.name : error.message))
+            throw .failure(tr("Could not reach your desktop session (%s); run icarectl inside the session where iCare runs.", error.message.isEmpty ? error.name : error.message))
         }
     }
 
@@ -85,7 +87,7 @@ public final class ReminderProxy {
     /// Every property (`Properties.GetAll`).
     public func getAll() throws(CLIError) -> [String: DBusValue] {
         let reply = try send(ReminderBus.propertiesCall("GetAll", [.string(ReminderBus.interface.rawValue)]))
-        guard let dict = reply.first?.stringDictionary else { throw .failure(tr("iCare sent an unexpected reply to %s.", "GetAll")) }
+        guard let dict = reply.first?.stringDictionary else { throw .failure(tr("iCare sent an unexpected reply.")) }
         return dict
     }
 
@@ -95,7 +97,7 @@ public final class ReminderProxy {
     /// One property (`Properties.Get`).
     public func get(_ property: String) throws(CLIError) -> DBusValue {
         let reply = try send(ReminderBus.propertiesCall("Get", [.string(ReminderBus.interface.rawValue), .string(property)]))
-        guard let v = reply.first else { throw .failure(tr("iCare sent an unexpected reply to %s.", "Get")) }
+        guard let v = reply.first else { throw .failure(tr("iCare sent an unexpected reply.")) }
         return v.unwrapped
     }
 

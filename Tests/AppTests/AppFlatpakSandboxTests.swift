@@ -28,7 +28,7 @@ import TestSupport
         let sentences = ["Here, iCare cannot do everything:",
                          "GNOME's do-not-disturb and eyesight breaks are seen only with iCare's Shell extension.",
                          "A suspend is not seen, so a reminder may come right after waking up.",
-                         "A locked screen is not seen: the desktop's portal does not say.",
+                         "A locked screen is not seen: this desktop does not tell apps in a sandbox.",
                          "Phones get a tap with each reminder, but not Start, Snooze and Skip.",
                          "iCare does not start at login: the desktop has not allowed it to run in the background."]
         let shown = try rig.waitForHome(timeout: 30, "the sandbox's limits") { elements in

@@ -50,7 +50,7 @@ import TestSupport
             .write(to: services.appendingPathComponent("org.icare.Reminder.service"), atomically: true, encoding: .utf8)
         try rig.launchApp()
         let absent = try rig.waitForHome("the sentence for a service that could not start") {
-            $0.contains { $0.role == "label" && $0.name.hasPrefix("iCare could not be started by the bus (") }
+            $0.contains { $0.role == "label" && $0.name == "iCare could not be started; try 'systemctl --user start icared' and see 'journalctl --user -u icared'." }
         }
         #expect(absent.contains { $0.name == "iCare is not running" })
         #expect(absent.contains { $0.role == "push button" && $0.name == "Try again" })

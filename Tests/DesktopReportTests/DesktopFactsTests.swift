@@ -33,8 +33,37 @@ import Testing
         #expect(entry(f, .timeAway).state == .missing && entry(f, .calls).state == .missing)
         f.timeAway = ["logind", "org.gnome.ScreenSaver"]
         f.busy = ["PipeWire"]
-        #expect(entry(f, .timeAway).words == "Sees the screen lock and idle time through logind, org.gnome.ScreenSaver.")
+        #expect(entry(f, .timeAway) == Capability(.timeAway, .works, "Sees when you step away or lock the screen: time away counts as a rest."))
         #expect(entry(f, .calls) == Capability(.calls, .works, "Sees calls, screen shares and full screen through PipeWire."))
+        // A screen saver alone sees the lock, not a person who walks away without locking.
+        f.timeAway = ["org.freedesktop.ScreenSaver"]
+        #expect(entry(f, .timeAway) == Capability(.timeAway, .limited, "Sees when the screen is locked, but not when you step away without locking it."))
+        for idle in ["org.gnome.Mutter.IdleMonitor", "wayland ext_idle_notifier_v1", "wayland org_kde_kwin_idle"] {
+            f.timeAway = ["org.gnome.ScreenSaver", idle]
+            #expect(entry(f, .timeAway).state == .works, "\(idle)")
+        }
+    }
+
+    /// The watchers' names are for the log (PresenceMonitor.sourcesFound, BusyMonitor.sourcesFound): the
+    /// words say what is seen, and name only desktops a person knows (PersonWordsTests holds the catalog's texts).
+    @Test func theWordsNameNoWatcherNorProtocol() {
+        var f = DesktopFacts()
+        let presence = ["logind", "org.gnome.ScreenSaver", "org.freedesktop.ScreenSaver", "org.gnome.Mutter.IdleMonitor",
+                        "wayland ext_idle_notifier_v1", "wayland org_kde_kwin_idle"]
+        f.timeAway = presence
+        f.busy = ["PipeWire", "GNOME's session manager", "Plasma's PowerDevil", "iCare's GNOME Shell extension"]
+        for words in f.capabilities.map(\.words) {
+            for name in presence + ["ext_idle_notifier_v1", "org_kde_kwin_idle", "PowerDevil", "session manager", "GNOME Shell extension"] {
+                #expect(!words.contains(name), "'\(words)' names \(name)")
+            }
+        }
+        #expect(entry(f, .calls).words == "Sees calls, screen shares and full screen through PipeWire, GNOME, Plasma.")
+        f.busy = ["iCare's GNOME Shell extension", "GNOME's session manager"]
+        #expect(entry(f, .calls).words == "Sees calls, screen shares and full screen through GNOME.")
+    }
+
+    @Test func stillAskingForTheServer() {
+        #expect(entry(DesktopFacts(), .buttons) == Capability(.buttons, .limited, "Still looking for the desktop's notification server."))
     }
 
     @Test func theRingSoundsAndPhones() {
