@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import TestSupport
 
 /// What iCare shows a person says what works in a person's words: no text of the catalog names a
 /// protocol, a D-Bus interface or name, a library or another wire-level thing (issue 54, item 4). The
@@ -69,62 +70,6 @@ import Foundation
         return found
     }
 
-    /// One live entry of a catalog: its references (`#:`), context, English (with the plural) and translations.
-    struct Entry {
-        var references: [String] = []
-        var context: String?
-        var english: [String] = []
-        var translations: [String] = []
-    }
-
-    /// The live entries of po/`file` (obsolete `#~` ones and the header left out).
-    static func entries(_ file: String) throws -> [Entry] {
-        let text = try String(contentsOf: repository.appendingPathComponent("po/" + file), encoding: .utf8)
-        var out: [Entry] = []
-        for block in text.components(separatedBy: "\n\n") {
-            var entry = Entry()
-            var key: String?
-            var values: [(key: String, value: String)] = []
-            for raw in block.split(separator: "\n") {
-                let line = raw.trimmingCharacters(in: .whitespaces)
-                if line.hasPrefix("#:") {
-                    entry.references += line.dropFirst(2).split(separator: " ").map { String($0.split(separator: ":").first ?? $0) }
-                } else if line.hasPrefix("#") {
-                    continue
-                } else if line.hasPrefix("\""), key != nil {
-                    values[values.count - 1].value += unquote(line)
-                } else if let space = line.firstIndex(of: " ") {
-                    key = String(line[..<space])
-                    values.append((key!, unquote(String(line[line.index(after: space)...]))))
-                }
-            }
-            entry.context = values.first { $0.key == "msgctxt" }?.value
-            entry.english = values.filter { $0.key == "msgid" || $0.key == "msgid_plural" }.map(\.value)
-            entry.translations = values.filter { $0.key.hasPrefix("msgstr") }.map(\.value)
-            if let id = entry.english.first, !id.isEmpty { out.append(entry) }
-        }
-        return out
-    }
-
-    static func unquote(_ quoted: String) -> String {
-        var s = Substring(quoted)
-        if s.hasPrefix("\"") { s = s.dropFirst() }
-        if s.hasSuffix("\"") { s = s.dropLast() }
-        var out = ""
-        var escaped = false
-        for c in s {
-            if escaped {
-                out.append(c == "n" ? "\n" : c == "t" ? "\t" : c)
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else {
-                out.append(c)
-            }
-        }
-        return out
-    }
-
     static func flat(_ s: String) -> String {
         s.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression).trimmingCharacters(in: .whitespaces)
     }
@@ -144,15 +89,15 @@ import Foundation
     }
 
     /// Whether `entry` is released history: only the metainfo's release notes carry it, as NEWS wrote it then.
-    static func isReleasedHistory(_ entry: Entry, history: [String]) -> Bool {
+    static func isReleasedHistory(_ entry: Catalogs.Entry, history: [String]) -> Bool {
         let id = flat(entry.english[0])
         return !entry.references.isEmpty && entry.references.allSatisfy { $0 == "data/org.icare.Reminder.metainfo.xml" }
             && history.contains { $0.contains(id) }
     }
 
     @Test func noShownTextNamesAProtocolInterfaceOrLibrary() throws {
-        let template = try Self.entries("icare.pot")
-        let dutch = try Self.entries("nl.po")
+        let template = try Catalogs.entries("icare.pot")
+        let dutch = try Catalogs.entries("nl.po")
         let history = try Self.releasedHistory()
         #expect(template.count > 400 && dutch.count == template.count, "\(template.count) texts, \(dutch.count) in Dutch")
         #expect(!history.isEmpty, "no released history read from NEWS and NEWS.released")

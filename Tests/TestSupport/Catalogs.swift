@@ -49,11 +49,13 @@ public enum Catalogs {
         }
     }
 
-    /// One text of a catalog: its English (with the plural) and its translations.
+    /// One text of a catalog: its English (with the plural), its translations, and the files it
+    /// comes from (its `#:` references, without line numbers).
     public struct Entry: Sendable {
         public var context: String?
         public var english: [String]
         public var translations: [String]
+        public var references: [String] = []
     }
 
     /// The template's and every language's entries, read once for the run.
@@ -73,15 +75,23 @@ public enum Catalogs {
         let text = try String(contentsOfFile: repo.path + "/po/" + file, encoding: .utf8)
         var out: [Entry] = []
         var fields: [(key: String, value: String)] = []
+        var references: [String] = []
         func flush() {
             let english = fields.filter { $0.key == "msgid" || $0.key == "msgid_plural" }.map(\.value)
             if let first = english.first, !first.isEmpty {
-                out.append(Entry(context: fields.first { $0.key == "msgctxt" }?.value, english: english, translations: fields.filter { $0.key.hasPrefix("msgstr") }.map(\.value)))
+                out.append(Entry(context: fields.first { $0.key == "msgctxt" }?.value, english: english,
+                                 translations: fields.filter { $0.key.hasPrefix("msgstr") }.map(\.value), references: references))
             }
             fields = []
+            references = []
         }
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#:") {
+                if fields.contains(where: { $0.key.hasPrefix("msgstr") }) { flush() }
+                references += line.dropFirst(2).split(separator: " ").map { String($0.split(separator: ":").first ?? $0) }
+                continue
+            }
             if line.hasPrefix("#") { continue }
             if line.isEmpty { flush(); continue }
             if line.hasPrefix("\"") {
