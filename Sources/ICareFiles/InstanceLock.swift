@@ -76,8 +76,13 @@ public struct Holder: Equatable, Sendable {
 
     /// This process.
     public static func current() -> Holder {
-        var name = [UInt8](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count - 1) == 0 ? String(decoding: name.prefix { $0 != 0 }, as: UTF8.self) : ""
+        // The name read through one buffer pointer: Debian 13's Swift 6.0.3 crashed reading it back from
+        // a [UInt8] passed as `&name` where C takes `char *`.
+        var name = [CChar](repeating: 0, count: 256)
+        let host = name.withUnsafeMutableBufferPointer { buffer -> String in
+            guard let base = buffer.baseAddress, gethostname(base, buffer.count - 1) == 0 else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(buffer).prefix { $0 != 0 }, as: UTF8.self)
+        }
         return Holder(pid: getpid(), host: host, session: getenv("XDG_SESSION_ID").map { String(cString: $0) } ?? "")
     }
 
