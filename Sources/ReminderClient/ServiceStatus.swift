@@ -141,8 +141,5 @@ extension ServiceStatus {
     public var isKeptElsewhere: Bool { !keptBy.isEmpty }
 
     /// Where the breaks are kept, as icared's refusals say it.
-    public var keptElsewhereSentence: String {
-        // TRANSLATORS: a D-Bus refusal and icarectl's answer when another icared keeps the breaks; %s is keptBy's words.
-        tr("Another iCare keeps your breaks: %s. This one takes over when that one stops.", keptBy)
-    }
+    public var keptElsewhereSentence: String { KeptElsewhereText.sentence(keptBy: keptBy) }
 }

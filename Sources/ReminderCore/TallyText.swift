@@ -16,3 +16,13 @@ public enum TallyText {
         counts(completed: Int(status.completedToday), skipped: Int(status.skippedToday), missed: Int(status.missedToday))
     }
 }
+
+/// Where the person's breaks are kept when another icared keeps them (one
+/// icared per person): the sentence of icared's `KeptElsewhere` refusal, and
+/// what `icarectl` and the app show, one text for all three.
+public enum KeptElsewhereText {
+    public static func sentence(keptBy: String) -> String {
+        // TRANSLATORS: a D-Bus refusal and icarectl's answer when another icared keeps the breaks; %s is keptBy's words.
+        tr("Another iCare keeps your breaks: %s. This one takes over when that one stops.", keptBy)
+    }
+}

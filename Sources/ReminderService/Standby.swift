@@ -129,7 +129,7 @@ extension Standby: ReminderInterface.Calls {
 
     func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) { throw refusal }
 
-    private var refusal: DBusError { DBusError(name: ReminderInterface.keptElsewhere, message: Texts.keptElsewhere(keptBy)) }
+    private var refusal: DBusError { DBusError(name: ReminderInterface.keptElsewhere, message: KeptElsewhereText.sentence(keptBy: keptBy)) }
 
     func history(from: Timestamp, to: Timestamp) -> [BreakRecord] {
         history.records(from: from, to: to).records

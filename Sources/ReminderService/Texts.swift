@@ -131,11 +131,6 @@ enum Texts {
         guard let h else { return "another icared" }
         return "icared (process \(h.pid)) on \(h.host)" + (h.session.isEmpty ? "" : ", login session \(h.session)")
     }
-    /// An icared that defers refuses every call with this (`KeptElsewhere`).
-    static func keptElsewhere(_ keptBy: String) -> String {
-        // TRANSLATORS: a D-Bus refusal and icarectl's answer when another icared keeps the breaks; %s is keptBy's words.
-        tr("Another iCare keeps your breaks: %s. This one takes over when that one stops.", keptBy)
-    }
 
     /// `icared --help`.
     static var usage: String {
