@@ -166,8 +166,10 @@ let package = Package(
         .target(name: "Presence", dependencies: ["DBusKit", "SystemdKit", "WaylandIdle", "DesktopWatch"], swiftSettings: lean),
         // Starting at login from the Flatpak sandbox, through the Background portal.
         .target(name: "Autostart", dependencies: ["DBusKit", "DesktopWatch"], swiftSettings: lean),
-        // The status item in the panel: the ring icon, the StatusNotifierItem and its menu.
-        .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization"], swiftSettings: lean),
+        // The ring drawn in pure Swift, and what it shows from the engine's status: the panel's item and the app draw it.
+        .target(name: "RingDrawing", dependencies: ["ReminderCore"], swiftSettings: lean),
+        // The status item in the panel: the StatusNotifierItem and its menu, showing the ring.
+        .target(name: "StatusItem", dependencies: ["DBusKit", "SystemdKit", "ReminderCore", "Localization", "RingDrawing"], swiftSettings: lean),
         // What icared can see on this desktop, in words: the Capabilities property (icarectl doctor reads it).
         .target(name: "DesktopReport", dependencies: ["Localization"], swiftSettings: lean),
         .target(
@@ -186,10 +188,10 @@ let package = Package(
         // GTK 4 and libadwaita (libadwaita-1-dev pulls in libgtk-4-dev), for the app.
         .systemLibrary(name: "CAdwaita"),
         // The app: a window for the service (home view, preferences), a client like icarectl.
-        .executableTarget(name: "icare", dependencies: ["CAdwaita", "ReminderClient", "StatusItem", "DBusKit", "SystemdKit", "ReminderCore", "Localization",
+        .executableTarget(name: "icare", dependencies: ["CAdwaita", "ReminderClient", "RingDrawing", "DBusKit", "SystemdKit", "ReminderCore", "Localization",
                                                         "FileKit", "ICareFiles", "DesktopWatch", "Autostart"],
                          swiftSettings: [.unsafeFlags(adwaitaIncludes.flatMap { ["-Xcc", "-I\($0)"] })], linkerSettings: clientLinking),
-        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "StatusItem"]),
+        .executableTarget(name: "icare-bench", dependencies: ["DBusKit", "SystemdKit", "RingDrawing"]),
         // Helpers shared by the test targets: private buses, subprocesses, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["fake-phone.py", "notification-recorder.py"]),
         // A loop on its own thread and fake bus programs, for tests that run bus peers in-process.
@@ -206,7 +208,8 @@ let package = Package(
         .testTarget(name: "PresenceTests", dependencies: ["Presence", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "BusyTests", dependencies: ["Busy", "DBusKit", "SystemdKit", "TestSupport", "LoopSupport"]),
         .testTarget(name: "WaylandIdleTests", dependencies: ["WaylandIdle", "CWayland", "SystemdKit", "TestSupport", "LoopSupport"]),
-        .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "ReminderCore", "DBusKit"]),
+        .testTarget(name: "StatusItemTests", dependencies: ["StatusItem", "RingDrawing", "ReminderCore", "DBusKit"]),
+        .testTarget(name: "RingDrawingTests", dependencies: ["RingDrawing", "ReminderCore"]),
         .testTarget(name: "DesktopReportTests", dependencies: ["DesktopReport"]),
         .testTarget(name: "PhonesTests", dependencies: ["Phones", "DBusKit", "DesktopWatch"]),
         .testTarget(name: "PhoneRemoteTests", dependencies: ["PhoneRemote", "FileKit", "TestSupport"]),
@@ -225,7 +228,7 @@ let package = Package(
         .testTarget(name: "DocsTests", dependencies: ["TestSupport"]),
         // iCare's GNOME Shell extension (gnome-extension/): its lint (eslint), metadata.json, and its ring's
         // faces (ring.js under gjs) against the panel item's.
-        .testTarget(name: "ShellExtensionTests", dependencies: ["StatusItem", "ReminderCore", "TestSupport"]),
+        .testTarget(name: "ShellExtensionTests", dependencies: ["RingDrawing", "ReminderCore", "TestSupport"]),
         // iCare's .deb (ICARE_DEB) in Debian 13 and testing roots (scripts/desktop-root), on GNOME Shell 48 / 50
         // and Plasma 6.3 / 6.7: a stage of scripts/test after the package test, left out of the main run.
         .testTarget(name: "RootDesktopTests", dependencies: ["TestSupport"]),

@@ -1,4 +1,5 @@
 import DBusKit
+import RingDrawing
 
 /// `org.kde.StatusNotifierItem` described for DBusKit (shape in
 /// docs/desktop-facts.md). Hosts learn of changes through the `New*`

@@ -2,6 +2,7 @@ import Glibc
 import DBusKit
 import SystemdKit
 import ReminderCore
+import RingDrawing
 
 /// iCare's StatusNotifierItem: shown while a watcher owns
 /// `org.kde.StatusNotifierWatcher`, the item is enabled and iCare's own

@@ -1,5 +1,6 @@
 import ReminderCore
 import Localization
+import RingDrawing
 
 /// The words of the status item: its tooltip, label and menu. Short and
 /// friendly; every one goes through gettext.
@@ -86,16 +87,6 @@ public enum StatusItemTexts {
         // TRANSLATORS: the first menu item while a break is due; a click starts it.
         status.state == .due ? tr("Time for an eye break — start now") : headline(status, clock: clock)
     }
-    public static var startBreak: String { tr("Start break now") }
-    public static func snooze(seconds: UInt32) -> String {
-        // TRANSLATORS: a menu item; min is minutes.
-        seconds % 60 == 0 ? tr("Snooze %d min", seconds / 60) : tr("Snooze %d s", seconds)
-    }
-    public static var skip: String { tr("Skip this break") }
-    public static var pause30: String { tr("Pause for 30 min") }
-    public static var pause60: String { tr("Pause for 1 hour") }
-    public static var pauseUntilResumed: String { tr("Pause until resumed") }
-    public static var resume: String { tr("Resume") }
     static func tally(_ status: ReminderStatus) -> String {
         tr("Today: %s", TallyText.today(status))
     }

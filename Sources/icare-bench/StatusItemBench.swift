@@ -1,7 +1,7 @@
 import Glibc
 import DBusKit
 import SystemdKit
-import StatusItem
+import RingDrawing
 
 // The status item's figures: a watcher that counts what the item sends, and the renderer's speed.
 

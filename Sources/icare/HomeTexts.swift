@@ -1,7 +1,6 @@
 import ReminderCore
 import ReminderClient
 import Localization
-import StatusItem
 
 /// The words of the app's home view. Many are the panel menu's and
 /// icarectl's own (the same msgids, so the same Dutch); short and honest.
@@ -65,13 +64,13 @@ enum HomeTexts {
     }
 
     // The actions are the panel menu's, word for word.
-    static var startBreak: String { StatusItemTexts.startBreak }
-    static func snooze(_ seconds: UInt32) -> String { StatusItemTexts.snooze(seconds: seconds) }
-    static var skip: String { StatusItemTexts.skip }
-    static var pause30: String { StatusItemTexts.pause30 }
-    static var pause60: String { StatusItemTexts.pause60 }
-    static var pauseUntilResumed: String { StatusItemTexts.pauseUntilResumed }
-    static var resume: String { StatusItemTexts.resume }
+    static var startBreak: String { ActionTexts.startBreak }
+    static func snooze(_ seconds: UInt32) -> String { ActionTexts.snooze(seconds: seconds) }
+    static var skip: String { ActionTexts.skip }
+    static var pause30: String { ActionTexts.pause30 }
+    static var pause60: String { ActionTexts.pause60 }
+    static var pauseUntilResumed: String { ActionTexts.pauseUntilResumed }
+    static var resume: String { ActionTexts.resume }
     static var preferences: String { tr("Preferences") }
 
     static var today: String { tr("Today") }

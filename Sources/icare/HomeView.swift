@@ -2,7 +2,7 @@ import CAdwaita
 import ReminderCore
 import ReminderClient
 import Localization
-import StatusItem
+import RingDrawing
 
 /// The home view: the ring with the time to the next break (or the break's
 /// countdown), the state in words, the actions that make sense now, today's

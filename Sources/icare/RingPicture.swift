@@ -1,7 +1,7 @@
 import CAdwaita
 import ReminderCore
 import ReminderClient
-import StatusItem
+import RingDrawing
 
 /// The panel's ring, larger, with the time left in it: the pixels come from StatusItem's own renderer
 /// (`RingFace` says what to show, `RingRenderer` draws it). A drawing area of

@@ -1,7 +1,7 @@
 import Testing
 import Foundation
 import ReminderCore
-import StatusItem
+import RingDrawing
 import TestSupport
 
 /// iCare's GNOME Shell extension (gnome-extension/): its lint, the shape of

@@ -1,4 +1,5 @@
 @testable import StatusItem
+import RingDrawing
 import ReminderCore
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func theAccessibleDescriptionSaysWhatTheRingShows() {
-        func words(_ s: ReminderStatus, _ look: RingLook, _ seconds: Int64?) -> String {
+        func words(_ s: ReminderStatus, _ look: ReminderState, _ seconds: Int64?) -> String {
             StatusItemTexts.accessibleDescription(s, RingFace(look: look, fraction: 0.5, secondsLeft: seconds, nextStep: nil), clock: Self.clock)
         }
         #expect(words(ReminderStatus(state: .waiting, nextBreak: 1), .waiting, 661) == "Next break in 12 minutes")
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func theLabelIsTheTimeLeft() {
-        func label(_ look: RingLook, _ seconds: Int64?) -> String {
+        func label(_ look: ReminderState, _ seconds: Int64?) -> String {
             StatusItemTexts.label(RingFace(look: look, fraction: 0.5, secondsLeft: seconds, nextStep: nil))
         }
         #expect(label(.waiting, 720) == "12 min")

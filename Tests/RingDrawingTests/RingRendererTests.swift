@@ -1,4 +1,4 @@
-@testable import StatusItem
+@testable import RingDrawing
 import ReminderCore
 import Testing
 import Glibc
@@ -7,7 +7,7 @@ import Glibc
 @Suite struct RingRendererTests {
     /// One character per pixel: `.` clear, `#` exactly the fill colour,
     /// `o` exactly the track, `+` an anti-aliased edge of the fill, `~` of the track.
-    static func map(_ image: RingImage, _ look: RingLook) -> [String] {
+    static func map(_ image: RingImage, _ look: ReminderState) -> [String] {
         let fill = RingRenderer.colour(look)
         return (0..<image.size).map { y in
             String((0..<image.size).map { x -> Character in
@@ -90,10 +90,10 @@ import Glibc
     }
 
     @Test func eachLookIsDistinct() {
-        let images = RingLook.allCases.map { RingRenderer.render(size: 24, fraction: 0.5, look: $0) }
+        let images = ReminderState.allCases.map { RingRenderer.render(size: 24, fraction: 0.5, look: $0) }
         for a in 0..<images.count {
             for b in a + 1..<images.count {
-                #expect(images[a] != images[b], "\(RingLook.allCases[a]) and \(RingLook.allCases[b]) look the same")
+                #expect(images[a] != images[b], "\(ReminderState.allCases[a]) and \(ReminderState.allCases[b]) look the same")
             }
         }
         // Due: a dot in the middle; paused: two bars beside a clear middle; inactive: no fill at all.
@@ -182,9 +182,9 @@ import Glibc
     }
 
     @Test func dueAndPausedAndInactiveDoNotTick() {
-        for (state, look) in [(ReminderState.due, RingLook.due), (.paused, .paused), (.inactive, .inactive)] {
+        for state in [ReminderState.due, .paused, .inactive] {
             let face = RingFace.of(ReminderStatus(state: state, nextBreak: 99), now: 1, interval: Self.minute, snooze: 0, breakLength: 1)
-            #expect(face.look == look && face.nextStep == nil && face.secondsLeft == nil)
+            #expect(face.look == state && face.nextStep == nil && face.secondsLeft == nil)
         }
     }
 }

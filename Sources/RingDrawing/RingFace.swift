@@ -3,7 +3,8 @@ import ReminderCore
 /// What the ring shows at one moment, worked out from the engine's status
 /// alone (pure: the time is given), and when it next needs redrawing.
 public struct RingFace: Equatable, Sendable {
-    public var look: RingLook
+    /// The ring has a look per state (`RingRenderer.colour`).
+    public var look: ReminderState
     /// The filled share of the ring, already stepped (see `RingRenderer.steppedFraction`).
     public var fraction: Double
     /// Seconds to the next break (waiting, snoozed) or to the break's end; nil when none counts down.
@@ -11,6 +12,13 @@ public struct RingFace: Equatable, Sendable {
     /// The wall time at which the stepped fraction changes next; nil when
     /// it changes only with the state (the engine's own deadline).
     public var nextStep: Timestamp?
+
+    public init(look: ReminderState, fraction: Double, secondsLeft: Int64?, nextStep: Timestamp?) {
+        self.look = look
+        self.fraction = fraction
+        self.secondsLeft = secondsLeft
+        self.nextStep = nextStep
+    }
 
     /// How many steps a wait between breaks is drawn in, at most.
     public static let intervalSteps: Int64 = 60
@@ -25,8 +33,7 @@ public struct RingFace: Equatable, Sendable {
             let left = max(0, status.nextBreak - now)
             // A snooze of a custom length is drawn against the longer of it and the default.
             let total = status.state == .waiting ? interval : max(snooze, left)
-            let look: RingLook = status.state == .waiting ? .waiting : .snoozed
-            return stepped(look, left: left, total: total, steps: intervalSteps, end: status.nextBreak)
+            return stepped(status.state, left: left, total: total, steps: intervalSteps, end: status.nextBreak)
         case .break:
             let left = max(0, status.breakEnds - now)
             let steps = max(1, breakLength / Micro.second)
@@ -40,7 +47,7 @@ public struct RingFace: Equatable, Sendable {
         }
     }
 
-    static func stepped(_ look: RingLook, left: Int64, total: Int64, steps: Int64, end: Timestamp) -> RingFace {
+    static func stepped(_ look: ReminderState, left: Int64, total: Int64, steps: Int64, end: Timestamp) -> RingFace {
         guard total > 0 else { return RingFace(look: look, fraction: 0, secondsLeft: 0, nextStep: nil) }
         let clamped = min(left, total)
         let step = (clamped * steps + total - 1) / total

@@ -1,22 +1,5 @@
 import Glibc
-
-/// How the ring looks: one per state of the reminder, told apart by colour
-/// and by a mark in the middle, so that a person who does not see colour
-/// well can still tell them apart.
-public enum RingLook: String, Sendable, CaseIterable {
-    /// Counting down to the next break: a blue arc, the share of the interval still to go.
-    case waiting
-    /// A break is due: a full orange ring with a dot in the middle (needs attention).
-    case due
-    /// The break's countdown: a green arc, the share of the break still to go.
-    case `break`
-    /// A snoozed reminder: an amber arc to the reminder's return.
-    case snoozed
-    /// Paused: a grey track with the pause sign (two bars) in the middle.
-    case paused
-    /// Outside the active hours: the grey track alone.
-    case inactive
-}
+import ReminderCore
 
 /// One colour, not premultiplied: alpha, red, green, blue.
 public struct ARGB: Equatable, Sendable, CustomStringConvertible {
@@ -49,8 +32,13 @@ public enum RingRenderer {
     /// Samples per pixel along each axis.
     static let grid = 4
 
-    /// The colour of the filled arc (or of the whole ring when due).
-    public static func colour(_ look: RingLook) -> ARGB {
+    /// The colour of the filled arc (or of the whole ring when due). The ring has a look per state of the
+    /// reminder, told apart by colour and by a mark in the middle, so that a person who does not see colour
+    /// well can still tell them apart: waiting, a blue arc (the share of the interval still to go); due, a
+    /// full orange ring with a dot in the middle; break, a green arc (the share of the break still to go);
+    /// snoozed, an amber arc to the reminder's return; paused, the grey track with the pause sign (two bars)
+    /// in the middle; inactive (outside the active hours), the grey track alone.
+    public static func colour(_ look: ReminderState) -> ARGB {
         switch look {
         case .waiting: return ARGB(255, 0x35, 0x84, 0xE4)
         case .due: return ARGB(255, 0xE6, 0x61, 0x00)
@@ -72,7 +60,7 @@ public enum RingRenderer {
     /// The ring for `look` with `fraction` (0…1, clamped) of it filled,
     /// clockwise from twelve o'clock; the fraction counts only for
     /// waiting, break and snoozed (due is full, paused and inactive empty).
-    public static func render(size: Int, fraction: Double, look: RingLook) -> RingImage {
+    public static func render(size: Int, fraction: Double, look: ReminderState) -> RingImage {
         precondition(size > 0 && size <= 512, "icon size \(size) out of range")
         let filled: Double
         switch look {
@@ -116,7 +104,7 @@ public enum RingRenderer {
 
     /// What covers the point (dx, dy) from the centre (y grows downwards), if anything.
     static func sample(_ dx: Double, _ dy: Double, outer: Double, inner: Double, size: Int,
-                       edge: RingEdge, fill: ARGB, look: RingLook) -> ARGB? {
+                       edge: RingEdge, fill: ARGB, look: ReminderState) -> ARGB? {
         let d = (dx * dx + dy * dy).squareRoot()
         if d <= outer && d >= inner {
             return edge.fills(dx, dy) ? fill : track
