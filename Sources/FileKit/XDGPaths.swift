@@ -6,6 +6,7 @@ import Glibc
 /// | --- | --- | --- |
 /// | config directory | `$XDG_CONFIG_HOME/icare` | `~/.config/icare` |
 /// | state directory | `$XDG_STATE_HOME/icare` | `~/.local/state/icare` |
+/// | the app's state directory | `$XDG_STATE_HOME/icare-app` | `~/.local/state/icare-app` |
 /// | dconf database | `$XDG_CONFIG_HOME/dconf/user` | `~/.config/dconf/user` |
 /// | runtime directory | `$XDG_RUNTIME_DIR/icare` | none (nil) |
 ///
@@ -18,6 +19,8 @@ public struct XDGPaths: Equatable, Sendable {
     public let configDirectory: String
     /// `$XDG_STATE_HOME/icare`.
     public let stateDirectory: String
+    /// `$XDG_STATE_HOME/icare-app`: the app's own marks (its welcome seen), apart from icared's.
+    public let appStateDirectory: String
     /// `$XDG_CONFIG_HOME/dconf/user`, the GVDB file dconf keeps GSettings in.
     public let dconfDatabase: String
     /// `$XDG_RUNTIME_DIR/icare`, for what lives only as long as the session
@@ -40,6 +43,7 @@ public struct XDGPaths: Equatable, Sendable {
         configHome = config
         configDirectory = config + "/icare"
         stateDirectory = state + "/icare"
+        appStateDirectory = state + "/icare-app"
         dconfDatabase = config + "/dconf/user"
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), runtime != "/" {
             runtimeDirectory = Self.trimmedSlashes(runtime) + "/icare"

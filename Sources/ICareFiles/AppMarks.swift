@@ -1,35 +1,38 @@
 import Glibc
 import FileKit
 
-/// Two small files the app keeps beside icared's state (`<state dir>`, the
-/// Flatpak's own state folder inside it), read by the app and icared alike
-/// (docs/architecture.md, "The welcome").
-///
-/// `welcome-seen`: empty; the app's welcome was shown to this person, so it
-/// opens on its home view from then on.
+/// `welcome-seen`: empty, in the app's own state folder (`<app state dir>`); the app's welcome was shown
+/// to this person, so it opens on its home view from then on. Only the app reads and writes it
+/// (docs/architecture.md, "The welcome"). 0.7's app wrote it in icared's state folder: that file still
+/// counts as seen, so an upgrade is not welcomed again, and it is never written there any more.
 public struct WelcomeSeen: Sendable {
     public let path: String
-    private let stateDirectory: String
+    /// Where 0.7's app wrote it, read only.
+    public let pathBefore08: String
+    private let directory: String
 
     public init(paths: XDGPaths) {
-        stateDirectory = paths.stateDirectory
-        path = paths.stateDirectory + "/welcome-seen"
+        directory = paths.appStateDirectory
+        path = paths.appStateDirectory + "/welcome-seen"
+        pathBefore08 = paths.stateDirectory + "/welcome-seen"
     }
 
     /// Whether the welcome was shown here before.
-    public var seen: Bool { access(path, F_OK) == 0 }
+    public var seen: Bool { access(path, F_OK) == 0 || access(pathBefore08, F_OK) == 0 }
 
     /// Records that it was shown.
     public func record() throws(FileError) {
-        try Directory.ensure(stateDirectory)
+        try Directory.ensure(directory)
         try AtomicFile.write("", to: path)
     }
 }
 
-/// `starts-at-login`: in the Flatpak, the Background portal's answer when the
-/// app's welcome asked it ("yes" or "no" and a newline). Nothing else in the
-/// sandbox can tell whether the desktop will start icared at login, so icared
-/// reads this file rather than asking the portal at each start.
+/// `starts-at-login`, in icared's state folder: in the Flatpak, the Background
+/// portal's answer when the app's welcome asked it ("yes" or "no" and a
+/// newline), as the app told icared over the bus (`SetStartsAtLogin`). Nothing
+/// else in the sandbox can tell whether the desktop will start icared at login,
+/// so icared keeps the answer rather than asking the portal at each start.
+/// Only icared writes it (0.7's app wrote it itself, in the same words).
 public struct LoginAnswer: Sendable {
     public let path: String
     private let stateDirectory: String

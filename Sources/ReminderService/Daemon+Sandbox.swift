@@ -10,11 +10,11 @@ import Presence
 /// Flatpak's (docs/flatpak.md, "What works inside, and what does not") or its
 /// systemd unit's (docs/as-installed.md). Each limit is said once in the log
 /// when it first applies; the property follows changes (iCare's Shell
-/// extension appearing, the answer the app's welcome got from the Background portal, KDE Connect's folder).
+/// extension appearing, the answer the app's welcome got from the Background portal, told over the bus, KDE Connect's folder).
 extension Daemon {
     func startSandboxLimits(_ bus: Connection, _ dnd: DndMonitor, _ desktops: SessionDesktops) {
         guard Sandbox.isFlatpak else { return }
-        followLoginAnswer()
+        readLoginAnswer()
         // logind is on the system bus, which the sandbox does not get.
         setSandboxLimit("sleep", true)
         // KDE Connect's and GSConnect's command lists are outside it (PhoneRemote writes none there).
@@ -22,29 +22,6 @@ extension Daemon {
         if desktops.isCandidate(.gnome) {
             setSandboxLimit("gnome-keys", true)
             dnd.onShellServing = { [unowned self] serving in self.setSandboxLimit("gnome-keys", !serving) }
-        }
-    }
-
-    /// Starting at login: the app's welcome asks the Background portal (a Flatpak's icared has no window
-    /// to ask from, and a dialog at each start would be noise) and keeps the answer in `starts-at-login`
-    /// (ICareFiles' LoginAnswer). icared reads it now and follows the file through inotify on its state
-    /// folder, which only changes when the app writes it or a break is recorded.
-    func followLoginAnswer() {
-        let answer = LoginAnswer(paths: paths)
-        let read = { [unowned self] in
-            let allowed = answer.read()
-            self.startsAtLogin = allowed
-            self.setSandboxLimit("autostart", allowed != true)
-            self.refreshCapabilities()
-        }
-        read()
-        do {
-            sources.append(try loop.addInotify(path: paths.stateDirectory,
-                                               mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)) { _, name in
-                if name == LoginAnswer.fileName { read() }
-            })
-        } catch {
-            log.warning("Cannot watch \(paths.stateDirectory) for the welcome's answer on starting at login (\(error)); it is read at the next start.")
         }
     }
 

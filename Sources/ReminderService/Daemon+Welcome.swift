@@ -1,5 +1,7 @@
 import DBusKit
+import DesktopWatch
 import ICareFiles
+import Localization
 
 /// The first start: icared greets a person once ("iCare is on", when the
 /// first break comes, "Open iCare"), for one who never opens the app. The
@@ -34,6 +36,37 @@ extension Daemon {
                 self.log.warning("Cannot remove \(mark.path) (\(error)); the notice may come once more.")
             }
         }
+    }
+
+    /// Starting at login in the Flatpak: the app's welcome asks the Background portal (icared has no window
+    /// to ask from, and a dialog at each start would be noise) and tells icared the answer over the bus
+    /// (`SetStartsAtLogin`). icared keeps it in its own state folder (`LoginAnswer`: the file 0.7's app wrote
+    /// there itself, in the same words, so an upgrade keeps the answer) and reads it once at start.
+    func readLoginAnswer() {
+        useLoginAnswer(LoginAnswer(paths: paths).read())
+    }
+
+    /// `SetStartsAtLogin`: kept before the reply, so the answer survives a restart; refused outside the
+    /// Flatpak, where systemd's unit or the autostart entry starts icared and no answer is asked.
+    func setStartsAtLogin(_ allowed: Bool) throws(DBusError) {
+        guard Sandbox.isFlatpak else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.NotSupported",
+                            message: tr("Only iCare's Flatpak needs the desktop's answer on starting at login."))
+        }
+        let answer = LoginAnswer(paths: paths)
+        do {
+            try answer.write(allowed)
+        } catch {
+            throw DBusError.failed("Could not save the answer on starting at login to \(answer.path): \(error).")
+        }
+        log.info("The app says the desktop \(allowed ? "allows" : "does not allow") iCare to start at login.")
+        useLoginAnswer(allowed)
+    }
+
+    private func useLoginAnswer(_ allowed: Bool?) {
+        startsAtLogin = allowed
+        setSandboxLimit("autostart", allowed != true)
+        refreshCapabilities()
     }
 
     /// "Open iCare": the app's `org.freedesktop.Application.Activate`, by the bus. A running app shows its

@@ -26,6 +26,8 @@ enum ReminderInterface {
         /// The settings as in force (the keeper) or as the config file says (an icared that defers).
         var settings: Settings { get }
         func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError)
+        /// The Flatpak app's word that the desktop allows (or not) starting icared at login.
+        func setStartsAtLogin(_ allowed: Bool) throws(DBusError)
     }
 
     /// What the whole interface needs from the service behind it.
@@ -122,6 +124,16 @@ enum ReminderInterface {
                 return [.array(element: "(tsu)", records.map {
                     .structure([.uint64(UInt64(max(0, $0.at))), .string($0.outcome.rawValue), .uint32($0.seconds)])
                 })]
+            },
+            Method("SetStartsAtLogin", in: [Argument("allowed", "b")], doc: """
+                In the Flatpak: the Background portal's answer when the app's welcome asked it to start
+                iCare at login (true: allowed). icared keeps it in its state folder before the reply and
+                follows it in SandboxLimits (autostart) and Capabilities (login). Error:
+                org.freedesktop.DBus.Error.NotSupported outside the Flatpak, where systemd's unit or the
+                autostart entry starts icared (since 0.8).
+                """) { call throws(DBusError) in
+                try b.setStartsAtLogin(call.arguments[0].bool!)
+                return []
             },
         ]
     }

@@ -128,6 +128,7 @@ extension Standby: ReminderInterface.Calls {
     var settings: Settings { config.load(previous: nil).settings }
 
     func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) { throw refusal }
+    func setStartsAtLogin(_ allowed: Bool) throws(DBusError) { throw refusal }
 
     private var refusal: DBusError { DBusError(name: ReminderInterface.keptElsewhere, message: KeptElsewhereText.sentence(keptBy: keptBy)) }
 

@@ -159,7 +159,7 @@ final class ICareApp {
     }
 
     /// The welcome, once per person: the first time the service answers in a home where it was never
-    /// shown (`welcome-seen` in the state folder, ICareFiles' WelcomeSeen).
+    /// shown (`welcome-seen` in the app's own state folder, ICareFiles' WelcomeSeen).
     private func welcomeOnFirstOpen() {
         guard !welcomeChecked, let status = model?.status, !status.isKeptElsewhere, let paths = try? XDGPaths.fromProcessEnvironment() else { return }
         welcomeChecked = true
@@ -170,9 +170,9 @@ final class ICareApp {
     }
 
     /// The Background portal, asked from the welcome (the Flatpak; elsewhere systemd or the autostart entry
-    /// starts icared). The answer goes to `starts-at-login`, which icared follows (ICareFiles' LoginAnswer).
+    /// starts icared). The answer goes to icared over the bus (`SetStartsAtLogin`), which keeps it.
     private func askToStartAtLogin() {
-        guard let model, background == nil, let paths = try? XDGPaths.fromProcessEnvironment() else { return }
+        guard let model, background == nil else { return }
         let request = BackgroundRequest(connection: model.feed.connection)
         background = request
         // TRANSLATORS: shown by the desktop when iCare, installed as a Flatpak, asks to start at login.
@@ -185,7 +185,7 @@ final class ICareApp {
             case .denied: allowed = false
             case .unavailable: self.toast(WelcomeTexts.couldNotAsk); return
             }
-            do { try LoginAnswer(paths: paths).write(allowed) } catch { self.toast("\(error)") }
+            model.call("SetStartsAtLogin", [.bool(allowed)])
         }
     }
 

@@ -8,6 +8,7 @@ import Testing
         let paths = try XDGPaths(environment: ["HOME": "/home/ada"])
         #expect(paths.configDirectory == "/home/ada/.config/icare")
         #expect(paths.stateDirectory == "/home/ada/.local/state/icare")
+        #expect(paths.appStateDirectory == "/home/ada/.local/state/icare-app")
         #expect(paths.dconfDatabase == "/home/ada/.config/dconf/user")
         #expect(paths.configFile == "/home/ada/.config/icare/config")
         #expect(paths.historyDirectory == "/home/ada/.local/state/icare/history")
@@ -21,6 +22,7 @@ import Testing
         #expect(paths.configDirectory == "/cfg/icare")
         #expect(paths.dconfDatabase == "/cfg/dconf/user")
         #expect(paths.stateDirectory == "/st/icare")
+        #expect(paths.appStateDirectory == "/st/icare-app")
     }
 
     @Test func relativeOrEmptyXDGValuesAreIgnored() throws {

@@ -4,8 +4,8 @@ import FileSupport
 import Testing
 @testable import ICareFiles
 
-/// The app's two files beside icared's state: `welcome-seen` (the welcome was shown) and
-/// `starts-at-login` (the Background portal's answer, which a Flatpak's icared follows).
+/// The app's mark in its own folder, `welcome-seen` (the welcome was shown), and icared's
+/// `starts-at-login` (the Background portal's answer, which the app tells a Flatpak's icared).
 @Suite struct AppMarksTests {
     @Test func theWelcomeIsSeenOnceRecorded() throws {
         let (scratch, paths) = try scratchPaths()
@@ -14,13 +14,27 @@ import Testing
         #expect(!seen.seen, "a fresh home")
         try seen.record()
         #expect(seen.seen)
-        #expect(seen.path == paths.stateDirectory + "/welcome-seen")
+        #expect(seen.path == paths.appStateDirectory + "/welcome-seen", "the app's own folder, not icared's")
+        #expect(access(paths.stateDirectory + "/welcome-seen", F_OK) != 0)
         #expect(permissions(seen.path) == 0o600, "private, as every file of iCare's")
         try seen.record()
         #expect(seen.seen, "recording again is no error")
     }
 
-    @Test func theLoginAnswerReadsOnlyWhatTheAppWrites() throws {
+    /// 0.7's app wrote `welcome-seen` in icared's state folder: after the upgrade the welcome stays seen,
+    /// and nothing is written there.
+    @Test func aWelcomeSeenBy07StaysSeen() throws {
+        let (scratch, paths) = try scratchPaths()
+        defer { withExtendedLifetime(scratch) {} }
+        try Directory.ensure(paths.stateDirectory)
+        try AtomicFile.write("", to: paths.stateDirectory + "/welcome-seen")
+        let seen = WelcomeSeen(paths: paths)
+        #expect(seen.pathBefore08 == paths.stateDirectory + "/welcome-seen")
+        #expect(seen.seen, "seen by 0.7's app")
+        #expect(access(paths.appStateDirectory, F_OK) != 0, "reading wrote nothing")
+    }
+
+    @Test func theLoginAnswerReadsOnlyWhatWasWritten() throws {
         let (scratch, paths) = try scratchPaths()
         defer { withExtendedLifetime(scratch) {} }
         let answer = LoginAnswer(paths: paths)
