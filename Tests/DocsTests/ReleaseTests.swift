@@ -8,7 +8,9 @@ import TestSupport
 /// and refuses each way of breaking it, said in a sentence; each case below breaks a copy of the tree
 /// (in a repository of its own, with its own tags) one way.
 @Suite struct ReleaseTests {
-    /// The files scripts/version reads and writes, copied from the tree into a new repository with no tags.
+    /// The files scripts/version reads and writes, copied from the tree into a new repository with the
+    /// tree's tags (each as of its own date), but the newest version's: it is unreleased there, whatever
+    /// the tree's state, so each case starts from a version in development.
     final class Scratch {
         let root: URL
         let identity = ["GIT_AUTHOR_NAME": "Tester", "GIT_AUTHOR_EMAIL": "tester@example.org",
@@ -28,6 +30,19 @@ import TestSupport
             try git(["init", "-q"])
             try git(["add", "-A"])
             try git(["commit", "-q", "-m", "the tree"])
+            let tags = try Subprocess.run(["git", "-C", repository.path, "for-each-ref", "--format=%(refname:short) %(creatordate:iso-strict)", "refs/tags/v*"])
+            #expect(tags.status == 0, "\(tags)")
+            let newest = try version().stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            for line in tags.stdout.split(separator: "\n") {
+                let parts = line.split(separator: " ").map(String.init)
+                guard parts.count == 2, parts[0] != "v" + newest else { continue }
+                try git(["tag", "-a", parts[0], "-m", parts[0]], environment: ["GIT_COMMITTER_DATE": parts[1]])
+            }
+            // The tree's newest version released already: unreleased here, as --write makes it without its tag.
+            if !(try read("NEWS")).split(separator: "\n")[2].hasPrefix("Unreleased:") {
+                let write = try version(["--write"])
+                #expect(write.status == 0, "\(write)")
+            }
         }
         deinit { try? FileManager.default.removeItem(at: root) }
 
