@@ -39,7 +39,7 @@ public enum CommandTable {
     /// Every command, in the order help lists them.
     public static let commands: [CommandSpec] = [
         CommandSpec("status", summary: tr("Show the state, the next break and today's breaks (the default command)"),
-                    discussion: tr("Shows the state, when the next break is due, today's completed and skipped breaks, and do not disturb. For status bars, --format waybar prints waybar's JSON and --format plain one short line; with --follow it keeps running and prints a new line on every change and every minute."),
+                    discussion: tr("Shows the state, when the next break is due, today's completed, skipped and missed breaks, and do not disturb. For status bars, --format waybar prints waybar's JSON and --format plain one short line; with --follow it keeps running and prints a new line on every change and every minute."),
                     options: [
                         OptionSpec("format", value: "FORMAT", values: StatusFormat.allCases.map(\.rawValue),
                                    help: tr("text (the default), plain (one line for i3blocks or polybar), waybar or json.")),
@@ -70,7 +70,7 @@ public enum CommandTable {
                     discussion: tr("Ends a pause you started; a full interval starts now. Pauses for do not disturb or a locked screen end by themselves. When nothing is paused, it says so and changes nothing."),
                     validate: { _ throws(CLIError) in .resume }),
         CommandSpec("history", summary: tr("List a day's breaks, or chart the last days"),
-                    discussion: tr("Lists the breaks of a day with their times and outcomes (today when no day is given), or with --days N draws a bar per day of completed and skipped breaks. --csv prints the same as a table a spreadsheet opens: a row per break (date, time, outcome, seconds), or with --days a row per day."),
+                    discussion: tr("Lists the breaks of a day with their times and outcomes (today when no day is given), or with --days N draws a bar per day of completed, skipped and missed breaks. --csv prints the same as a table a spreadsheet opens: a row per break (date, time, outcome, seconds), or with --days a row per day."),
                     arguments: [ArgumentSpec("today | yesterday | YYYY-MM-DD", optional: true, values: ["today", "yesterday"],
                                              help: tr("The day to list."))],
                     options: [OptionSpec("days", value: "N", values: ["7", "14", "30"], help: tr("Chart the last N days, today included (1–366).")),
