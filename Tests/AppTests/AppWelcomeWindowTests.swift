@@ -36,8 +36,9 @@ import TestSupport
         let first = try Self.waitForPage(rig, "the rule", timeout: 20, Self.label(rule))
         #expect(first.contains { $0.role == "push button" && $0.name == "Next" && $0.focusable }, "\(first)")
         #expect(!first.contains { $0.name == "Break every" }, "one page at a time: \(first)")
-        let seen = rig.service.stateDirectory + "/welcome-seen"
-        #expect(FileManager.default.fileExists(atPath: seen), "recorded once shown")
+        let seen = rig.service.appStateDirectory + "/welcome-seen"
+        #expect(FileManager.default.fileExists(atPath: seen), "recorded once shown, in the app's own folder")
+        #expect(!FileManager.default.fileExists(atPath: rig.service.stateDirectory + "/welcome-seen"), "nothing of the app's in icared's folder")
 
         try rig.press("Next")
         let schedule = try Self.waitForPage(rig, "the schedule") { $0.contains { $0.role == "spin button" && $0.name == "Break every" } }
@@ -93,6 +94,22 @@ import TestSupport
         #expect(item, "the menu: \(menu)")
         try rig.press("Welcome", role: "menu item")
         try Self.waitForPage(rig, "the welcome again", Self.label(rule))
+    }
+
+    /// A person upgrading from 0.7, whose app wrote `welcome-seen` in icared's state folder: the app opens on
+    /// its home view (issue 55, item 4).
+    @Test func aWelcomeSeenBy07IsNotShownAgain() throws {
+        let rig = try AppRig(startApp: false)
+        defer { rig.stop() }
+        let before = rig.service.stateDirectory + "/welcome-seen"
+        try FileManager.default.removeItem(atPath: rig.service.appStateDirectory + "/welcome-seen")
+        #expect(FileManager.default.createFile(atPath: before, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        try rig.launchApp()
+        try rig.waitForHome(timeout: 20, "the home view") { $0.contains { $0.name.hasPrefix("Next break at ") } }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try rig.windows().allSatisfy { $0.first?.name != Self.title }, "the welcome again after the upgrade")
+        #expect(!FileManager.default.fileExists(atPath: rig.service.appStateDirectory + "/welcome-seen"), "nothing to record: not shown")
+        #expect(FileManager.default.fileExists(atPath: before), "0.7's mark left as it was")
     }
 
     /// A paired phone (a real kdeconnectd 22.12 and the fake phone): the welcome has the phone's page, its

@@ -27,9 +27,11 @@ final class FlatpakRig: @unchecked Sendable {
         try FileManager.default.createDirectory(at: firstStart ? state : state.appendingPathComponent("history"),
                                                 withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if welcomeSeen && !firstStart {
-            guard FileManager.default.createFile(atPath: state.appendingPathComponent("welcome-seen").path, contents: Data(),
+            let app = home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare-app")
+            try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            guard FileManager.default.createFile(atPath: app.appendingPathComponent("welcome-seen").path, contents: Data(),
                                                 attributes: [.posixPermissions: 0o600]) else {
-                throw HarnessError("cannot write welcome-seen in \(state.path)")
+                throw HarnessError("cannot write welcome-seen in \(app.path)")
             }
         }
         // Nothing of the test runner's session: no display, the XDG folders the rig's own.
@@ -43,6 +45,8 @@ final class FlatpakRig: @unchecked Sendable {
 
     /// iCare's folders inside the sandbox (flatpak points XDG_STATE_HOME and XDG_CONFIG_HOME here).
     var stateDirectory: URL { home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare") }
+    /// The app's own state folder inside the sandbox (`welcome-seen`).
+    var appStateDirectory: URL { home.appendingPathComponent(".var/app/\(Self.appID)/.local/state/icare-app") }
 
     /// A reminder that falls due `seconds` after icared starts, as the engine's state file says
     /// (`icare-engine=1`, the format IntegrationTests restore): nothing in the service is bypassed.

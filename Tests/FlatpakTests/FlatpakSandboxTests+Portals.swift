@@ -81,7 +81,7 @@ extension FlatpakSandboxTests {
         }
         try portals.click(window, at: 0.25)
         let answer = rig.stateDirectory.appendingPathComponent("starts-at-login").path
-        #expect(waitUntil(timeout: 15, interval: 0.1) { (try? String(contentsOfFile: answer, encoding: .utf8)) == "no\n" }, "the app wrote no answer")
+        #expect(waitUntil(timeout: 15, interval: 0.1) { (try? String(contentsOfFile: answer, encoding: .utf8)) == "no\n" }, "icared kept no answer")
         #expect(!FileManager.default.fileExists(atPath: rig.home.path + autostartEntry))
         let status = try rig.run("icarectl", ["status"])
         #expect(status.stdout.contains("iCare does not start at login: the desktop has not allowed it to run in the background."), "\(status)")

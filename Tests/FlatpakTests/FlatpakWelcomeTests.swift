@@ -5,7 +5,7 @@ import TestSupport
 /// Starting at login in the Flatpak is asked from the app's welcome (issue 47, item 1), with the real
 /// xdg-desktop-portal (PortalRig): the sandboxed icared asks nothing at its start; the sandboxed app's
 /// welcome, gone through with a real pointer, asks the Background portal; the person answers in the
-/// portal's own dialog; the app writes the answer down and icared follows it.
+/// portal's own dialog; the app tells icared the answer over the bus, and icared keeps it and follows it.
 extension FlatpakSandboxTests {
     @Test func theWelcomeAsksTheBackgroundPortalAndIcaredFollowsTheAnswer() throws {
         let rig = try FlatpakRig(welcomeSeen: false)
@@ -39,11 +39,11 @@ extension FlatpakSandboxTests {
         try portals.click(dialog, at: 0.75)
         let answer = rig.stateDirectory.appendingPathComponent("starts-at-login").path
         #expect(waitUntil(timeout: 15, interval: 0.1) { (try? String(contentsOfFile: answer, encoding: .utf8)) == "yes\n" },
-                "the app wrote no answer")
+                "icared kept no answer")
         // "ask" stays "ask" (1.16 asks at each request while it is); the answer was the dialog's.
         #expect(try portals.backgroundPermission() == "ask")
         #expect(FileManager.default.fileExists(atPath: rig.home.path + autostartEntry), "the portal wrote the autostart entry")
-        // icared follows the file: the limit goes, the capability says it works.
+        // icared heard it: the limit goes, the capability says it works.
         #expect(try waitUntil(timeout: 10, interval: 0.1) { try !limits(rig).contains("\"autostart\"") }, "SandboxLimits \((try? limits(rig)) ?? "?")")
         #expect(try rig.run("icarectl", ["doctor"]).stdout.contains("The desktop allows iCare to start at login."))
         // The button goes once the answer is in.
@@ -84,6 +84,7 @@ extension FlatpakSandboxTests {
         let app = try #require(rig.sandboxedPIDs("icare").first, "the app runs in a sandbox of its own")
         let icared = try #require(rig.icaredPIDs().first)
         #expect(!Subprocess.ancestors(of: app).contains(icared), "never icared's child")
-        #expect(FileManager.default.fileExists(atPath: rig.stateDirectory.appendingPathComponent("welcome-seen").path))
+        #expect(FileManager.default.fileExists(atPath: rig.appStateDirectory.appendingPathComponent("welcome-seen").path))
+        #expect(!FileManager.default.fileExists(atPath: rig.stateDirectory.appendingPathComponent("welcome-seen").path), "not in icared's folder")
     }
 }

@@ -27,7 +27,8 @@ import TestSupport
 
         // Every call and every setting, refused by name, with one sentence.
         let monitor = try Self.signalMonitor(b)
-        for (method, args) in [("StartBreak", [String]()), ("Skip", []), ("Snooze", ["300"]), ("Pause", ["600"]), ("Resume", [])] {
+        for (method, args) in [("StartBreak", [String]()), ("Skip", []), ("Snooze", ["300"]), ("Pause", ["600"]), ("Resume", []),
+                              ("SetStartsAtLogin", ["true"])] {
             let r = try gdbus(b, "org.icare.Reminder.\(method)", args)
             #expect(r.status != 0 && r.stderr.contains("org.icare.Reminder.Error.KeptElsewhere: \(sentence)"), "\(method): \(r)")
         }

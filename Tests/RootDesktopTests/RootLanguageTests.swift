@@ -20,7 +20,7 @@ import TestSupport
         // its welcome.
         let rig = try GnomeClicksRig(.forky, variables: Self.variables(language))
         defer { rig.stop() }
-        try FileManager.default.removeItem(at: rig.root.work.appendingPathComponent("home/.local/state/icare/welcome-seen"))
+        try FileManager.default.removeItem(at: rig.root.work.appendingPathComponent("home/.local/state/icare-app/welcome-seen"))
         try rig.session.start(["/usr/bin/icare"], log: "icare.log",
                               environment: ["WAYLAND_DISPLAY": "wayland-0", "GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"])
         let app = rig.app

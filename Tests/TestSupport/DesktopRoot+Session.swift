@@ -23,11 +23,11 @@ public final class DesktopRootSession: @unchecked Sendable {
         _ = try root.folder("runtime", mode: "700")
         // iCare has run in this home before (its history folder is there, and the app's welcome-seen): no
         // first-start notice or welcome in the way.
-        for name in ["home/.local/state/icare"] + (firstStart ? [] : ["home/.local/state/icare/history"]) {
+        for name in ["home/.local/state/icare"] + (firstStart ? [] : ["home/.local/state/icare/history", "home/.local/state/icare-app"]) {
             _ = try root.folder(name, mode: "700")
         }
         if !firstStart {
-            let seen = directory.appendingPathComponent("home/.local/state/icare/welcome-seen").path
+            let seen = directory.appendingPathComponent("home/.local/state/icare-app/welcome-seen").path
             let r = try root.run(["install", "-m", "600", "/dev/null", seen], environment: [:])
             guard r.status == 0 else { throw HarnessError("touch \(seen) inside the \(root.release) root: \(r)") }
         }

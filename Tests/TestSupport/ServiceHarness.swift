@@ -73,6 +73,8 @@ public final class ServiceHarness: @unchecked Sendable {
 
     public var configDirectory: String { home.appendingPathComponent("config/icare").path }
     public var stateDirectory: String { home.appendingPathComponent(".local/state/icare").path }
+    /// The app's own state folder (`welcome-seen`), apart from icared's.
+    public var appStateDirectory: String { home.appendingPathComponent(".local/state/icare-app").path }
 
     /// Starts a bus and (unless `start` is false) the service; `config` is written to the config file first.
     /// `home` (default: a new temporary folder) holds the XDG folders and is removed by `stop`; two
@@ -87,12 +89,12 @@ public final class ServiceHarness: @unchecked Sendable {
         logPath = self.home.appendingPathComponent(logName).path
         try FileManager.default.createDirectory(at: self.home.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         if !firstStart {
-            for folder in [stateDirectory, stateDirectory + "/history"] {
+            for folder in [stateDirectory, stateDirectory + "/history", appStateDirectory] {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             }
-            guard FileManager.default.createFile(atPath: stateDirectory + "/welcome-seen", contents: Data(), attributes: [.posixPermissions: 0o600]) else {
-                throw HarnessError("cannot write \(stateDirectory)/welcome-seen")
+            guard FileManager.default.createFile(atPath: appStateDirectory + "/welcome-seen", contents: Data(), attributes: [.posixPermissions: 0o600]) else {
+                throw HarnessError("cannot write \(appStateDirectory)/welcome-seen")
             }
         }
         if let config {
