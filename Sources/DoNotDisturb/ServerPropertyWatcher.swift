@@ -7,39 +7,25 @@ import DesktopWatch
 /// "another server"), then followed through `PropertiesChanged` of one
 /// property at `path` / `interface` (re-read when only invalidated).
 /// Subclasses say how to read and how to understand the value.
-class ServerPropertyWatcher: DndWatcher {
-    let source: String
-    let context: WatcherContext
-    let server: BusNameFollower
+class ServerPropertyWatcher: FollowedProviderWatcher {
     let path: ObjectPath
     let interface: String
     /// The property whose change is announced.
     let property: String
-    private var changes: SignalSubscription?
-    /// Whether the current owner answered as this provider.
-    private var identified = false
 
     init(source: String, context: WatcherContext, path: ObjectPath, interface: String, property: String) {
-        self.source = source
-        self.context = context
         self.path = path
         self.interface = interface
         self.property = property
-        server = BusNameFollower(connection: context.connection, name: BusName("org.freedesktop.Notifications"))
+        super.init(source: source, context: context, name: "org.freedesktop.Notifications")
     }
 
-    func start() {
-        changes = server.subscribePropertiesChanged(path: path, interface: interface) { [weak self] in self?.changed($0) }
-        server.start { [weak self] owner in
-            guard let self else { return }
-            self.identified = false
-            self.report(.absent)
-            if owner != nil { self.ownerAppeared() } else { self.looked() }
-        }
+    override func subscribe() -> [SignalSubscription] {
+        [server.subscribePropertiesChanged(path: path, interface: interface) { [weak self] in self?.changed($0) }]
     }
 
     /// A new server owns the name; by default read at once. (KDE first checks its capabilities.)
-    func ownerAppeared() { read() }
+    override func ownerAppeared() { read() }
 
     /// Sends the read; the default gets `property` through `Properties.Get`.
     func fetch(_ done: @escaping (Result<Message, DBusError>) -> Void) {
@@ -63,12 +49,8 @@ class ServerPropertyWatcher: DndWatcher {
                 return
             }
             self.identified = true
-            guard let dnd = self.dnd(fromReply: reply) else {
-                self.problem(.reply, "reading \(self.property) answered \(reply.signatureForLog), which it cannot understand")
-                self.report(.present(dnd: false))
-                return
-            }
-            self.report(.present(dnd: dnd))
+            self.settle(self.dnd(fromReply: reply), .reply,
+                        "reading \(self.property) answered \(reply.signatureForLog), which it cannot understand")
         }
     }
 
@@ -83,12 +65,7 @@ class ServerPropertyWatcher: DndWatcher {
         case .none: break
         case .invalidated: read()
         case .value(let value):
-            guard let dnd = dnd(fromValue: value) else {
-                problem(.signal, "PropertiesChanged gave \(property) a value of the wrong type")
-                report(.present(dnd: false))
-                return
-            }
-            report(.present(dnd: dnd))
+            settle(dnd(fromValue: value), .signal, "PropertiesChanged gave \(property) a value of the wrong type")
         }
     }
 }

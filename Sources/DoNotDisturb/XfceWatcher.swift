@@ -5,13 +5,7 @@ import DesktopWatch
 /// read with `GetProperty(s, s) → v` on `org.xfce.Xfconf` at `/org/xfce/Xfconf`
 /// (the error `org.xfce.Xfconf.Error.PropertyNotFound` means false), followed
 /// through `PropertyChanged(s, s, v)` and `PropertyRemoved(s, s)`.
-final class XfceWatcher: DndWatcher {
-    let source = DndSource.xfce
-    let context: WatcherContext
-    private let server: BusNameFollower
-    private var changes: [SignalSubscription] = []
-    private var identified = false
-
+final class XfceWatcher: FollowedProviderWatcher {
     static let path = ObjectPath("/org/xfce/Xfconf")
     static let interface = InterfaceName("org.xfce.Xfconf")
     static let channel = "xfce4-notifyd"
@@ -20,26 +14,16 @@ final class XfceWatcher: DndWatcher {
     static let signatures = ["PropertyChanged": "ssv", "PropertyRemoved": "ss"]
 
     init(context: WatcherContext) {
-        self.context = context
-        server = BusNameFollower(connection: context.connection, name: BusName("org.xfce.Xfconf"))
+        super.init(source: DndSource.xfce, context: context, name: "org.xfce.Xfconf")
     }
 
-    func start() {
-        changes = Self.signatures.keys.sorted().map { member in
-            context.connection.subscribe(MatchRule(sender: server.name.rawValue, path: Self.path.rawValue,
-                                                   interface: Self.interface.rawValue, member: member, arg0: Self.channel)) { [weak self] in
-                self?.changed($0)
-            }
-        }
-        server.start { [weak self] owner in
-            guard let self else { return }
-            self.identified = false
-            self.report(.absent)
-            if owner != nil { self.readProperty() } else { self.looked() }
+    override func subscribe() -> [SignalSubscription] {
+        Self.signatures.keys.sorted().map { member in
+            subscribe(Self.path, Self.interface, member, arg0: Self.channel) { [weak self] in self?.changed($0) }
         }
     }
 
-    private func readProperty() {
+    override func ownerAppeared() {
         server.call(Self.path, Self.interface, "GetProperty", [.string(Self.channel), .string(Self.property)]) { [weak self] result in
             guard let self else { return }
             defer { self.looked() }
@@ -48,8 +32,7 @@ final class XfceWatcher: DndWatcher {
             case .failure(let error) where error.name == Self.notFound:
                 self.report(.present(dnd: false))
             case .failure(let error):
-                self.problem(.reply, "GetProperty(\(Self.channel), \(Self.property)) failed: \(error)")
-                self.report(.present(dnd: false))
+                self.settle(nil, .reply, "GetProperty(\(Self.channel), \(Self.property)) failed: \(error)")
             case .success(let reply):
                 self.interpret(reply.single("v"), what: "GetProperty answered")
             }
@@ -57,13 +40,7 @@ final class XfceWatcher: DndWatcher {
     }
 
     private func changed(_ message: Message) {
-        guard identified, let member = message.member, let expected = Self.signatures[member] else { return }
-        guard message.signature == expected, let args = try? message.arguments() else {
-            problem(.signal, "\(member) came with \(message.signatureForLog) instead of '\(expected)'")
-            report(.present(dnd: false))
-            return
-        }
-        guard args[1].string == Self.property else { return }
+        guard let (member, args) = arguments(of: message, Self.signatures), args[1].string == Self.property else { return }
         if member == "PropertyRemoved" {
             report(.present(dnd: false))
         } else {
@@ -72,11 +49,6 @@ final class XfceWatcher: DndWatcher {
     }
 
     private func interpret(_ value: DBusValue?, what: String) {
-        guard let dnd = value?.bool else {
-            problem(.value, "\(what) \(Self.property) a value that is not a boolean")
-            report(.present(dnd: false))
-            return
-        }
-        report(.present(dnd: dnd))
+        settle(value?.bool, .value, "\(what) \(Self.property) a value that is not a boolean")
     }
 }
