@@ -6,6 +6,9 @@ extension ReminderEngine {
     /// the interval): time to say goodbye and close the call.
     public static let busyGrace: UInt32 = 120
 
+    /// The busy state as last observed (`.busy`): what holds reminders back, as the daemon decided it.
+    public var busyObserved: Bool { busy }
+
     /// A reminder falling due now would be held because of a call (policy
     /// `defer`): while busy, and for `busyGrace` after it ends.
     var holdingForBusy: Bool {
@@ -33,20 +36,7 @@ extension ReminderEngine {
             graceUntil = grace && settings.busyPolicy == .defer ? now + timeScale.wait(Self.busyGrace) : nil
             if idleObserved { beginIdle(since: now) }
         }
-        syncBusyCause()
-    }
-
-    /// Makes the `busy` pause cause hold exactly when busy under policy
-    /// `pause`; when it begins, a running countdown ends unrecorded.
-    mutating func syncBusyCause() {
-        let should = busy && settings.busyPolicy == .pause
-        if should, !causes.contains(.busy) {
-            begin(.busy)
-            if case .running = phase { phase = .off }
-        } else if !should, causes.contains(.busy) {
-            end(.busy)
-        }
-        if settings.busyPolicy != .defer { graceUntil = nil }
+        syncCauses()
     }
 
     /// The grace period's end, while it holds a reminder back.

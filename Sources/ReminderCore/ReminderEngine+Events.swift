@@ -77,26 +77,33 @@ extension ReminderEngine {
         if new.interval != old.interval, case .waiting(let start, _) = phase {
             phase = .waiting(start: start, next: start + interval)
         }
-        syncDoNotDisturbCause()
-        syncBusyCause()
+        syncCauses()
     }
 
     /// Do-not-disturb as observed; what it does depends on `DndPolicy`.
     mutating func setDoNotDisturb(_ on: Bool) {
         guard on != doNotDisturb else { return }
         doNotDisturb = on
-        syncDoNotDisturbCause()
+        syncCauses()
     }
 
-    /// Makes the `dnd` pause cause hold exactly when DND is on under policy
-    /// `pause`; when it begins, a running countdown ends unrecorded.
-    mutating func syncDoNotDisturbCause() {
-        let should = doNotDisturb && settings.dndPolicy == .pause
-        if should, !causes.contains(.dnd) {
-            begin(.dnd)
+    /// Makes the `dnd` and `busy` pause causes hold exactly when do-not-disturb
+    /// or busy is on under a policy of `pause` (in that order), and drops the
+    /// busy grace under any other policy than `defer`.
+    mutating func syncCauses() {
+        sync(.dnd, holds: doNotDisturb && settings.dndPolicy == .pause)
+        sync(.busy, holds: busy && settings.busyPolicy == .pause)
+        if settings.busyPolicy != .defer { graceUntil = nil }
+    }
+
+    /// Makes `cause` hold exactly when `holds`; when it begins, a running
+    /// countdown ends unrecorded.
+    private mutating func sync(_ cause: PauseReason, holds: Bool) {
+        if holds, !causes.contains(cause) {
+            begin(cause)
             if case .running = phase { phase = .off }
-        } else if !should, causes.contains(.dnd) {
-            end(.dnd)
+        } else if !holds, causes.contains(cause) {
+            end(cause)
         }
     }
 
