@@ -55,10 +55,10 @@ public final class PresenceMonitor {
     /// Whether the person counts as idle now.
     public private(set) var isIdle = false
     /// Whether the machine is between `PrepareForSleep(true)` and `(false)`.
-    public private(set) var isAsleep = false
+    public internal(set) var isAsleep = false
     /// How long the last suspend lasted, µs of CLOCK_BOOTTIME from
     /// `PrepareForSleep(true)` to `(false)`; nil before the first resume.
-    public private(set) var lastSleepDuration: UInt64?
+    public internal(set) var lastSleepDuration: UInt64?
     /// No input for this long (seconds) counts as away even while an idle
     /// inhibitor keeps GNOME from saying so; see `checkAwayDespiteInhibitor()`.
     public var inhibitedPresenceLimit: UInt32 = 3600
@@ -82,12 +82,12 @@ public final class PresenceMonitor {
         return found
     }
 
-    private let loop: EventLoop
+    let loop: EventLoop
     private let log: Log
     /// Why there is no system bus, for the one line that says so.
     private let systemBusProblem: String?
     /// logind's watcher on the system bus connection of the moment (nil: none).
-    private var logind: LogindWatcher?
+    var logind: LogindWatcher?
     let screensavers: [ScreenSaverWatcher]
     /// The Inhibit portal's monitor, only in the Flatpak sandbox (no logind there).
     let portal: PortalSessionWatcher?
@@ -96,12 +96,12 @@ public final class PresenceMonitor {
     var lockSeen: Bool?
     private let mutter: MutterIdleWatcher
     private let wayland: WaylandIdleSource
-    private var started = false
-    private var sleepStartedAt: UInt64 = 0
-    private var idleHintReached = false
-    private var idleHintTimer: EventSource?
+    var started = false
+    var sleepStartedAt: UInt64 = 0
+    var idleHintReached = false
+    var idleHintTimer: EventSource?
     /// Sources already logged as missing (each is logged once).
-    private var missingLogged: Set<String> = []
+    var missingLogged: Set<String> = []
     /// What this monitor logged at info or above, newest last (kept short; for tests).
     private(set) var logged: [String] = []
 
@@ -176,37 +176,6 @@ public final class PresenceMonitor {
         logindHintsChanged()
     }
 
-    private func startLogind(_ logind: LogindWatcher) {
-        logind.onPresence = { [weak self] present in
-            self?.sourceChanged("logind", present, missing: "logind (org.freedesktop.login1) is not on the system bus: no lock hints or sleep from it")
-        }
-        logind.onResolved = { [weak self] resolution in self?.sessionResolved(resolution) }
-        logind.onHints = { [weak self] in self?.logindHintsChanged() }
-        logind.onPrepareForSleep = { [weak self] sleeping in self?.prepareForSleep(sleeping) }
-        logind.start()
-    }
-
-    /// Call when a system bus connection is made again (the bus restarted,
-    /// or came up after the service): logind is watched on it as at start,
-    /// and each source missing from it is logged once more.
-    public func systemBusConnected(_ system: Connection) {
-        logind?.busLost()
-        let watcher = LogindWatcher(bus: system)
-        logind = watcher
-        missingLogged.subtract(["logind", "logind session", "system bus"])
-        if started { startLogind(watcher) }
-    }
-
-    /// Call when the system bus connection is lost: logind is gone with it.
-    /// Its lock hints and a sleep in progress stop counting (a vanished
-    /// source cannot hold the schedule paused). The caller logs the loss.
-    public func systemBusLost() {
-        guard let logind else { return }
-        missingLogged.insert("logind")
-        logind.busLost()
-        if isAsleep { prepareForSleep(false) }
-    }
-
     /// Call when a reminder comes due. Asks Mutter once for the time since
     /// the last input; if it is at least `inhibitedPresenceLimit`, the person
     /// is reported idle although an idle inhibitor (media playback) kept
@@ -223,7 +192,7 @@ public final class PresenceMonitor {
 
     // MARK: combining
 
-    private func updateLocked() {
+    func updateLocked() {
         var locked = screensavers.contains { $0.active } || portal?.active == true
         if let logind, logind.sessionPath != nil {
             locked = locked || logind.hints.locked || !logind.hints.active
@@ -234,7 +203,7 @@ public final class PresenceMonitor {
         onLocked?(locked)
     }
 
-    private func updateIdle() {
+    func updateIdle() {
         let idle = mutter.idle || wayland.idle || idleHintReached
         guard idle != isIdle else { return }
         isIdle = idle
@@ -242,66 +211,9 @@ public final class PresenceMonitor {
         onIdle?(idle)
     }
 
-    private func logindHintsChanged() {
-        updateLocked()
-        updateIdleHint()
-    }
-
-    /// logind idle: `IdleHint` true and `IdleSinceHint + threshold` reached;
-    /// until then one one-shot timer waits for that moment.
-    private func updateIdleHint() {
-        idleHintTimer?.cancel()
-        idleHintTimer = nil
-        guard let logind, logind.sessionPath != nil, logind.hints.idle else {
-            setIdleHintReached(false)
-            return
-        }
-        let now = Clock.realtime.now()
-        let since = logind.hints.idleSince == 0 ? now : logind.hints.idleSince
-        let deadline = since + UInt64(idleThreshold) * 1_000_000
-        if deadline <= now {
-            setIdleHintReached(true)
-            return
-        }
-        setIdleHintReached(false)
-        idleHintTimer = try? loop.addTimer(clock: .realtime, at: deadline, accuracy: 100_000) { [weak self] in
-            self?.idleHintTimer = nil
-            self?.setIdleHintReached(true)
-        }
-    }
-
-    private func setIdleHintReached(_ value: Bool) {
-        guard value != idleHintReached else { return }
-        idleHintReached = value
-        updateIdle()
-    }
-
-    private func prepareForSleep(_ sleeping: Bool) {
-        guard sleeping != isAsleep else { return }
-        isAsleep = sleeping
-        let now = Clock.boottime.now()
-        if sleeping {
-            sleepStartedAt = now
-            note(.info, "going to sleep")
-        } else {
-            lastSleepDuration = now - sleepStartedAt
-            note(.info, "resumed after \(lastSleepDuration! / 1_000_000) s asleep")
-        }
-        onSleep?(sleeping)
-    }
-
     // MARK: sources and the log
 
-    private func sessionResolved(_ resolution: LogindWatcher.Resolution) {
-        switch resolution {
-        case .found(let path, let via):
-            note(.info, "watching logind session \(path) (found through \(via))")
-        case .none(let reason):
-            reportMissing("logind session", "no logind session for this process (\(reason)): lock and idle hints from logind are not watched")
-        }
-    }
-
-    private func sourceChanged(_ name: String, _ present: Bool, missing: String) {
+    func sourceChanged(_ name: String, _ present: Bool, missing: String) {
         if present {
             note(.info, "watching \(name)")
         } else if !reportMissing(name, missing) {
@@ -313,13 +225,13 @@ public final class PresenceMonitor {
 
     /// Logs `message` the first time `source` is missing; returns whether it did.
     @discardableResult
-    private func reportMissing(_ source: String, _ message: String) -> Bool {
+    func reportMissing(_ source: String, _ message: String) -> Bool {
         guard missingLogged.insert(source).inserted else { return false }
         note(.info, message)
         return true
     }
 
-    private func note(_ level: LogLevel, _ message: String) {
+    func note(_ level: LogLevel, _ message: String) {
         log.log(level, "presence: \(message)")
         guard level <= .info else { return }
         logged.append(message)
