@@ -12,22 +12,18 @@ import ICareFiles
 extension Daemon {
     func call(_ event: ReminderEvent) throws(DBusError) -> ReminderStatus {
         let now = Daemon.wallNow()
-        try announcingChanges { () throws(DBusError) in try commit(event, at: now) }
-        afterChange()
-        return status
-    }
-
-    private func commit(_ event: ReminderEvent, at now: Timestamp) throws(DBusError) {
         var next = engine
-        let effects: [ReminderEffect]
+        var effects: [ReminderEffect] = []
         do throws(ReminderError) {
-            effects = try next.handle(event, at: now)
+            for e in engineEvents(event) { effects += try next.handle(e, at: now) }
         } catch {
             throw ReminderInterface.error(for: error)
         }
         try storeRecords(of: effects)
         engine = next
         perform(effects, recordsStored: true)
+        afterChange()
+        return announced.status
     }
 
     /// Stores the records among `effects`, or throws and stores none when
@@ -38,14 +34,14 @@ extension Daemon {
             return nil
         }
         guard !records.isEmpty else { return }
-        guard recordBudget.spend(records.count, at: Int64(Clock.monotonic.now())) else {
-            if !recordBudgetLogged {
+        guard files.recordBudget.spend(records.count, at: Int64(Clock.monotonic.now())) else {
+            if !files.recordBudgetLogged {
                 log.warning("Refusing calls that would record more breaks: more than \(RecordBudget.capacity) in a short time.")
-                recordBudgetLogged = true
+                files.recordBudgetLogged = true
             }
             throw DBusError.limitsExceeded(tr("Too many breaks were recorded in a short time; try again in a minute."))
         }
-        recordBudgetLogged = false
+        files.recordBudgetLogged = false
         for r in records {
             do {
                 try store(r)
@@ -59,17 +55,17 @@ extension Daemon {
     /// Appends `r` to the history, unless it is a record the engine made
     /// again at start-up that the history already holds.
     func store(_ r: BreakRecord) throws(HistoryError) {
-        if let i = storedBeforeCrash.firstIndex(of: r) {
-            storedBeforeCrash.remove(at: i)
+        if let i = files.storedBeforeCrash.firstIndex(of: r) {
+            files.storedBeforeCrash.remove(at: i)
             return
         }
-        try history.append(r)
+        try files.history.append(r)
     }
 }
 
 extension Daemon: ReminderInterface.Backend {
-    var settings: Settings { engine.settings }
-    var doNotDisturbSource: String { dndSource }
+    /// The settings as last announced (the engine's own, once the pass is over).
+    var settings: Settings { announced.settings }
     var timeScaleFactor: UInt32 { engine.timeScale.factor }
 
     func changeSetting(_ key: SettingKey, to value: SettingValue) throws(DBusError) {
@@ -82,17 +78,17 @@ extension Daemon: ReminderInterface.Backend {
         // Written even when the value is already in force: the file may still
         // hold a bad line for it, and the value must survive a restart.
         do {
-            try config.write(key, updated.value(of: key))
+            try files.config.write(key, updated.value(of: key))
         } catch {
-            throw DBusError.failed("Could not save \(key.name) to \(config.path): \(error).")
+            throw DBusError.failed("Could not save \(key.name) to \(files.config.path): \(error).")
         }
         guard updated != engine.settings else { return }
         deliver(.settingsChanged(updated))
     }
 
     func history(from: Timestamp, to: Timestamp) -> [BreakRecord] {
-        let (records, problems) = history.records(from: from, to: to)
-        for p in problems where reportedHistoryProblems.insert(p.description).inserted { log.warning(p.description) }
+        let (records, problems) = files.history.records(from: from, to: to)
+        for p in problems where files.reportedHistoryProblems.insert(p.description).inserted { log.warning(p.description) }
         return records
     }
 }

@@ -12,7 +12,7 @@ import Presence
 extension Daemon {
     func startNotifier(_ bus: Connection, welcomeOwed: Bool) {
         let notifier = Notifier(bus: bus, loop: loop, log: log, runtimeDirectory: paths.runtimeDirectory)
-        self.notifier = notifier
+        parts.notifier = notifier
         startWelcome(notifier, owed: welcomeOwed)
         notifier.onAction = { [unowned self] action in
             switch action {
@@ -21,6 +21,13 @@ extension Daemon {
             case .skip, .endBreak: self.deliver(.skip)
             case .openApp(let token): self.openApp(activationToken: token)
             }
+        }
+        // The server found or gone: what `Capabilities` says of it, and who plays the sounds.
+        notifier.onProfileChange = { [unowned self, unowned notifier] in
+            self.facts.desktop.server = notifier.serverFact
+            self.facts.serverPlaysSound = notifier.profile?.sound ?? false
+            self.facts.soundWay = self.parts.sounds?.way(sound: true, serverPlays: self.facts.serverPlaysSound) ?? .icared
+            self.report()
         }
         // It follows the status and the effects from Daemon+Followers.
         notifier.start()
@@ -33,47 +40,47 @@ extension Daemon {
     func startDesktopWatchers(_ bus: Connection) {
         let desktops = SessionDesktops(connection: bus, log: log, currentDesktop: getenv("XDG_CURRENT_DESKTOP").map { String(cString: $0) })
         let dnd = DndMonitor(session: bus, loop: loop, log: log, dconfDatabasePath: paths.dconfDatabase, desktops: desktops)
-        self.dnd = dnd
+        parts.dnd = dnd
         dnd.onChange = { [unowned self] active, source in
-            guard self.desktopKnown else { return }
-            // The monitor has logged the change (with its journal fields); only announce it here.
-            self.announcingChanges {
-                self.dndSource = active ? source : ""
-                self.deliver(.doNotDisturb(active))
-            }
+            // The monitor has logged the change (with its journal fields).
+            self.facts.doNotDisturbSource = active ? source : ""
+            self.report(.doNotDisturb(active))
         }
         // A provider that comes or goes without changing the switch still changes what `Capabilities` says.
-        dnd.onProvidersChange = { [unowned self] in if self.desktopKnown { self.refreshCapabilities() } }
+        dnd.onProvidersChange = { [unowned self, unowned dnd] in
+            self.facts.desktop.doNotDisturb = dnd.providersFound
+            self.report()
+        }
         followDesktopEyeBreaks(dnd.dconf, bus)
         startSandboxLimits(bus, dnd, desktops)
         dnd.start()
         startBusyMonitor(bus)
         followScreenTime(bus, desktops)
+        startPresence(bus)
+    }
 
-        // No system bus is logged once, by the presence monitor.
+    /// Presence: the screen lock, idle time and sleep. No system bus is logged once, by the monitor.
+    private func startPresence(_ bus: Connection) {
         let systemBus = SystemBusLink(loop: loop, log: log)
-        self.systemBus = systemBus
+        parts.systemBus = systemBus
         let systemBusProblem = systemBus.start()
-        systemBus.onLost = { [unowned self] in self.presence?.systemBusLost() }
-        systemBus.onConnected = { [unowned self] connection in self.presence?.systemBusConnected(connection) }
+        systemBus.onLost = { [unowned self] in self.parts.presence?.systemBusLost() }
+        systemBus.onConnected = { [unowned self] connection in self.parts.presence?.systemBusConnected(connection) }
         let presence = PresenceMonitor(session: bus, system: systemBus.connection, loop: loop, log: log, systemBusProblem: systemBusProblem,
                                        waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) })
-        self.presence = presence
+        parts.presence = presence
         followLockInSandbox(presence)
-        presence.onLocked = { [unowned self] locked in
-            if self.desktopKnown { self.deliver(.locked(locked)) }
-        }
-        presence.onSleep = { [unowned self] asleep in
-            if self.desktopKnown { self.deliver(.sleep(asleep)) }
-        }
-        presence.onIdle = { [unowned self] idle in
-            guard self.desktopKnown else { return }
-            guard idle else { return self.deliver(.idle(false)) }
+        presence.onLocked = { [unowned self] locked in self.report(.locked(locked)) }
+        presence.onSleep = { [unowned self] asleep in self.report(.sleep(asleep)) }
+        presence.onIdle = { [unowned self, unowned presence] idle in
+            guard idle else { return self.report(.idle(false)) }
             // The watch fires once the person has been idle for the threshold: idleness began that long ago.
-            let threshold = Micro.seconds(presence.idleThreshold)
-            self.deliver(.idle(true), at: Daemon.wallNow() - threshold)
+            self.report(.idle(true), at: Daemon.wallNow() - Micro.seconds(presence.idleThreshold))
         }
-        presence.onSourcesChange = { [unowned self] in self.refreshCapabilities() }
+        presence.onSourcesChange = { [unowned self, unowned presence] in
+            self.facts.desktop.timeAway = presence.sourcesFound.filter { !$0.hasPrefix("logind session ") }
+            self.report()
+        }
         presence.setIdleThreshold(seconds: engine.settings.breakDuration)
         presence.start()
     }
@@ -84,20 +91,23 @@ extension Daemon {
     /// watcher has had its first look (a few bus round trips, at most
     /// `DndMonitor.firstLookLimit`) — before the name is requested, so no
     /// client call can come in between — then builds the engine from the
-    /// start-up files with what was seen. Watcher changes before this point
-    /// are not events: the engine starts from their state.
+    /// start-up files with what was seen. Watchers' reports before this point
+    /// are facts, not events: the engine starts from them.
     func startWithDesktopKnown() {
-        guard let dnd else { return }
+        guard let dnd = parts.dnd else { return }
         while !dnd.settled {
             do { try loop.runOnce(timeout: DndMonitor.firstLookLimit) } catch { break }
         }
-        let locked = presence?.isLocked ?? false
-        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: Daemon.wallNow(), history: history,
+        let locked = parts.presence?.isLocked ?? false
+        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: Daemon.wallNow(), history: files.history,
                                                  doNotDisturb: dnd.active, locked: locked)
         self.engine = engine
-        storedBeforeCrash = stored
-        dndSource = dnd.active ? dnd.source : ""
-        desktopKnown = true
-        if let busy = busyMonitor?.state, busy.active { busyChanged(busy) }
+        files.storedBeforeCrash = stored
+        facts.desktop.doNotDisturbSettled = true
+        pass.desktopKnown = true
+        // Nothing was announced before the name is owned: this is the value the first change is compared with.
+        announced = Announced(status: engine.status, settings: engine.settings, facts: facts)
+        // A call already going on holds reminders back from the start (`engineEvents`).
+        if Announced.held(facts.busy, engine.settings).active { deliver(nil) }
     }
 }

@@ -7,9 +7,10 @@ import DesktopWatch
 extension Daemon {
     func followDesktopEyeBreaks(_ dconf: DconfDatabase, _ bus: Connection) {
         let eyes = DesktopEyeBreaks(log: log)
-        eyeBreaks = eyes
+        parts.eyeBreaks = eyes
         eyes.onChange = { [unowned self] on in
-            self.announcingChanges { self.desktopEyeBreaks = on }
+            self.facts.desktopEyeBreaks = on
+            self.report()
         }
         // In the Flatpak sandbox dconf is out of reach; iCare's Shell extension passes the key on.
         if Sandbox.isFlatpak { eyes.follow(shell: bus) } else { eyes.follow(dconf) }
@@ -19,10 +20,8 @@ extension Daemon {
     func followScreenTime(_ bus: Connection, _ desktops: SessionDesktops) {
         guard desktops.isCandidate(.gnome) else { return }
         let watch = ScreenTimeWatch(connection: bus, log: log)
-        screenTime = watch
-        watch.onBreakTaken = { [unowned self] seconds in
-            if self.desktopKnown { self.deliver(.desktopBreak(seconds: seconds)) }
-        }
+        parts.screenTime = watch
+        watch.onBreakTaken = { [unowned self] seconds in self.report(.desktopBreak(seconds: seconds)) }
         watch.start()
     }
 }

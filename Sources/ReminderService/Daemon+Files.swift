@@ -9,10 +9,10 @@ import ICareFiles
 extension Daemon {
     func saveSnapshot() {
         let text = engine.snapshot.encoded()
-        guard text != lastSavedSnapshot else { return }
+        guard text != files.lastSavedSnapshot else { return }
         do {
-            try stateFile.write(text)
-            lastSavedSnapshot = text
+            try files.stateFile.write(text)
+            files.lastSavedSnapshot = text
         } catch {
             log.error("Could not save the schedule state: \(error)")
         }
@@ -27,10 +27,10 @@ extension Daemon {
     func trimHistoryOnNewDay() {
         let now = Daemon.wallNow()
         let day = Daemon.localDay(now, calendar)
-        guard day != historyTrimDay else { return }
-        historyTrimDay = day
+        guard day != files.historyTrimDay else { return }
+        files.historyTrimDay = day
         do {
-            let removed = try history.trimExpired(now: now)
+            let removed = try files.history.trimExpired(now: now)
             if removed > 0 { log.info("Removed \(removed) day file(s) of history older than the retention of 365 days.") }
         } catch {
             log.warning("Could not remove old history: \(error)")
@@ -40,39 +40,39 @@ extension Daemon {
     func reloadConfig() {
         // Moved away or deleted: the defaults apply only if no new file follows
         // within the grace period (vim and emacs move the old file before writing).
-        if access(config.path, F_OK) != 0, errno == ENOENT, awaitConfigFile() { return }
-        configGrace?.setEnabled(.off)
-        configGraceArmed = false
+        if access(files.config.path, F_OK) != 0, errno == ENOENT, awaitConfigFile() { return }
+        files.configGrace?.setEnabled(.off)
+        files.configGraceArmed = false
         loadConfig()
     }
 
     /// Starts (once) the grace period for a vanished config file; false if no timer could be made.
     func awaitConfigFile() -> Bool {
-        if configGrace == nil {
-            configGrace = try? loop.addTimer(clock: .monotonic, at: 0, accuracy: 50_000) { [unowned self] in
-                self.configGraceArmed = false
+        if files.configGrace == nil {
+            files.configGrace = try? loop.addTimer(clock: .monotonic, at: 0, accuracy: 50_000) { [unowned self] in
+                self.files.configGraceArmed = false
                 self.loadConfig()
             }
-            configGrace?.setEnabled(.off)
+            files.configGrace?.setEnabled(.off)
         }
-        guard let grace = configGrace else { return false }
-        if !configGraceArmed {
+        guard let grace = files.configGrace else { return false }
+        if !files.configGraceArmed {
             grace.setTime(Clock.monotonic.now() + Daemon.configGracePeriod)
             grace.setEnabled(.oneshot)
-            configGraceArmed = true
+            files.configGraceArmed = true
         }
         return true
     }
 
     func loadConfig() {
-        let (settings, problems) = config.load(previous: engine.settings)
+        let (settings, problems) = files.config.load(previous: engine.settings)
         // Each problem is logged when it appears, not again on every reload
         // (a setting changed over D-Bus rewrites the file and so reloads it).
-        for p in problems where !configProblems.contains(p.description) { log.warning(p.description) }
+        for p in problems where !facts.configProblems.contains(p.description) { log.warning(p.description) }
         // ConfigProblems follows the file, also when no setting changed.
-        announcingChanges { configProblems = problems.map(\.description) }
-        guard settings != engine.settings else { return }
-        log.info("Settings changed in \(config.path); applying them.")
-        deliver(.settingsChanged(settings))
+        facts.configProblems = problems.map(\.description)
+        guard settings != engine.settings else { return report() }
+        log.info("Settings changed in \(files.config.path); applying them.")
+        report(.settingsChanged(settings))
     }
 }

@@ -12,33 +12,29 @@ extension Daemon {
     func startPhones(_ bus: Connection) {
         // Each program followed once, for the reminders and the remote alike.
         let programs = PhonePrograms(connection: bus)
-        let phones = PhoneReminders(connection: bus, log: log, dconf: dnd?.dconf, programs: programs)
-        self.phones = phones
+        let phones = PhoneReminders(connection: bus, log: log, dconf: parts.dnd?.dconf, programs: programs)
+        parts.phones = phones
+        let heard = { [unowned self, unowned phones] in
+            self.facts.phones = phones.phones.map(\.label)
+            self.facts.notificationPhones = NotificationPhones(quietAfterReminder: phones.quietAfterReminder,
+                                                               hintAfterReminder: phones.hintAfterReminder)
+        }
         phones.onChange = { [unowned self] in
-            let labels = phones.phones.map(\.label)
-            if labels != self.phoneLabels { self.announcingChanges { self.phoneLabels = labels } }
-            self.statusItem?.extras.phones = labels
-            self.tellNotifierAboutPhones()
-            self.refreshCapabilities()
+            heard()
+            self.report()
         }
         // Both follow the status from Daemon+Followers, before the notifier.
-        tellNotifierAboutPhones()
+        heard()
         phones.start()
-        let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: dnd?.dconf,
+        let remote = PhoneRemote(connection: bus, loop: loop, log: log, configHome: paths.configHome, dconf: parts.dnd?.dconf,
                                  icarectl: PhoneRemote.icarectlBesideService(), names: Texts.phoneCommandNames, programs: programs)
-        phoneRemote = remote
+        parts.phoneRemote = remote
         // Under the unit, a KDE Connect folder made after icared started stays read-only until it starts again.
-        remote.onChange = { [unowned self] in
+        remote.onChange = { [unowned self, unowned remote] in
             self.setSandboxLimit("phone-commands-restart", Sandbox.isSystemdUnit && remote.kdeConnectFolderReadOnly)
         }
         remote.start()
-        remote.update(status: status, settings: engine.settings)
-    }
-
-    private func tellNotifierAboutPhones() {
-        guard let phones, let notifier else { return }
-        notifier.phones = NotificationPhones(quietAfterReminder: phones.quietAfterReminder,
-                                             hintAfterReminder: phones.hintAfterReminder)
+        remote.update(status: engine.status, settings: engine.settings)
     }
 }
 

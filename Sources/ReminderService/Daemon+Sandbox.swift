@@ -5,6 +5,7 @@ import DoNotDisturb
 import ICareFiles
 import Localization
 import Presence
+import DesktopReport
 
 /// What cannot work now in the sandbox icared runs in, as `SandboxLimits`: the
 /// Flatpak's (docs/flatpak.md, "What works inside, and what does not") or its
@@ -30,18 +31,40 @@ extension Daemon {
         presence.onLockSeen = { [unowned self] seen in self.setSandboxLimit("lock", !seen) }
     }
 
-    /// Adds or removes one limit, keeping the documented order.
-    func setSandboxLimit(_ limit: String, _ applies: Bool) {
-        guard sandboxLimits.contains(limit) != applies else { return }
-        if applies, saidSandboxLimits.insert(limit).inserted { log.notice(Self.sandboxLogLine(limit)) }
-        announcingChanges {
-            let now = Set(sandboxLimits).symmetricDifference([limit])
-            sandboxLimits = Self.sandboxLimitOrder.filter(now.contains)
+    /// The sandbox icared runs in and how it is started at login, as far as it can tell at start
+    /// (`Capabilities`' sandbox and login): its systemd unit, the Flatpak (the app's word comes
+    /// later: `loginAnswered`), or the package's autostart entry where the desktop reads them.
+    static func howStarted(configHome: String) -> (DesktopFacts.Sandbox, DesktopFacts.Login) {
+        if Sandbox.isFlatpak { return (.flatpak, .flatpak(allowed: nil)) }
+        if Sandbox.isSystemdUnit { return (.systemdUnit, .systemdUnit) }
+        let dirs = (getenv("XDG_CONFIG_DIRS").map { String(cString: $0) }).flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
+        let found = ([configHome] + dirs.split(separator: ":").map(String.init)).contains {
+            access($0 + "/autostart/icared-autostart.desktop", R_OK) == 0
         }
-        refreshCapabilities()
+        return (.none, found ? .autostartEntry : .nothing)
     }
 
-    static let sandboxLimitOrder = ["gnome-keys", "sleep", "lock", "phone-commands", "phone-commands-restart", "autostart"]
+    /// The app's word on starting at login in the Flatpak (nil: not asked yet): what `Capabilities`
+    /// says of the login, and the `autostart` limit.
+    func loginAnswered(_ allowed: Bool?) {
+        facts.desktop.login = .flatpak(allowed: allowed)
+        recordSandboxLimit("autostart", allowed != true)
+        report()
+    }
+
+    /// A limit that applies or no longer does: the fact, then the pass.
+    func setSandboxLimit(_ limit: String, _ applies: Bool) {
+        if recordSandboxLimit(limit, applies) { report() }
+    }
+
+    /// Adds or removes one limit; each is said once in the log, when it first applies. Whether it changed.
+    @discardableResult
+    private func recordSandboxLimit(_ limit: String, _ applies: Bool) -> Bool {
+        guard facts.sandboxLimits.contains(limit) != applies else { return false }
+        if applies, facts.sandboxLimitsSeen.insert(limit).inserted { log.notice(Self.sandboxLogLine(limit)) }
+        if applies { facts.sandboxLimits.insert(limit) } else { facts.sandboxLimits.remove(limit) }
+        return true
+    }
 
     static func sandboxLogLine(_ limit: String) -> String {
         let why: String

@@ -9,27 +9,18 @@ extension Daemon {
     /// are not heard.
     func startSounds() {
         let sounds = EventSounds(loop: loop, log: log)
-        eventSounds = sounds
-        sounds.onChange = { [unowned self] in self.showSoundWay() }
-        notifier?.onProfileChange = { [unowned self] in
-            self.showSoundWay()
-            self.refreshCapabilities()
+        parts.sounds = sounds
+        // Who would play them (`SoundPlayedBy` with the `Sound` setting on): the desktop's switch or the server changed it.
+        let heard = { [unowned self, unowned sounds] in
+            self.facts.soundWay = sounds.way(sound: true, serverPlays: self.facts.serverPlaysSound)
         }
-        if let dconf = dnd?.dconf { sounds.follow(dconf) }
+        sounds.onChange = { [unowned self] in
+            heard()
+            self.report()
+        }
+        if let dconf = parts.dnd?.dconf { sounds.follow(dconf) }
         // From here on the effects are heard, and the notifier is kept quiet while icared plays:
         // both from Daemon+Followers.
-        showSoundWay()
-    }
-
-    /// The notification server lists the `sound` capability and plays `sound-name` itself.
-    var serverPlaysSound: Bool { notifier?.profile?.sound ?? false }
-
-    /// Brings `SoundPlayedBy` up to date, announcing it when it changed (a setting, the server, the desktop's switch).
-    func showSoundWay() {
-        guard let eventSounds else { return }
-        let way = eventSounds.way(sound: engine.settings.sound, serverPlays: serverPlaysSound).rawValue
-        guard way != soundPlayedBy else { return }
-        announcingChanges { soundPlayedBy = way }
-        refreshCapabilities()
+        heard()
     }
 }

@@ -43,7 +43,7 @@ extension Daemon {
     /// (`SetStartsAtLogin`). icared keeps it in its own state folder (`LoginAnswer`: the file 0.7's app wrote
     /// there itself, in the same words, so an upgrade keeps the answer) and reads it once at start.
     func readLoginAnswer() {
-        useLoginAnswer(LoginAnswer(paths: paths).read())
+        loginAnswered(LoginAnswer(paths: paths).read())
     }
 
     /// `SetStartsAtLogin`: kept before the reply, so the answer survives a restart; refused outside the
@@ -60,13 +60,7 @@ extension Daemon {
             throw DBusError.failed("Could not save the answer on starting at login to \(answer.path): \(error).")
         }
         log.info("The app says the desktop \(allowed ? "allows" : "does not allow") iCare to start at login.")
-        useLoginAnswer(allowed)
-    }
-
-    private func useLoginAnswer(_ allowed: Bool?) {
-        startsAtLogin = allowed
-        setSandboxLimit("autostart", allowed != true)
-        refreshCapabilities()
+        loginAnswered(allowed)
     }
 
     /// "Open iCare": the app's `org.freedesktop.Application.Activate`, by the bus. A running app shows its

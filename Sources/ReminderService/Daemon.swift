@@ -15,9 +15,10 @@ import Phones
 import PhoneRemote
 import DesktopReport
 
-/// The composition of `icared`: one loop, one bus connection, the engine,
-/// and the adapters that feed it events and carry out its effects.
-/// All state lives here, on one thread.
+/// The composition of `icared`: one loop, one bus connection, the engine, the components that feed it
+/// events and carry out its effects, what they last reported (`Facts`) and the one value announced on
+/// the bus (`Announced`). All state lives here, on one thread; every change goes through `apply` (a
+/// watcher's or the timer's event) or `call` (a client's), and then the one pass (Daemon+Followers).
 public final class Daemon {
     /// The service's version, also the `Version` property.
     public static let version = ICareVersion.current
@@ -26,74 +27,23 @@ public final class Daemon {
     let log: Log
     let paths: XDGPaths
     let calendar: any LocalCalendar
-    /// The engine; every change goes through `apply`, which refreshes `status`.
-    var engine: ReminderEngine {
-        didSet { status = engine.status }
-    }
-    /// The engine's status, kept current: property reads (GetAll reads nine
-    /// of them) must not recompute the schedule each time.
-    private(set) var status: ReminderStatus
+    /// The engine; changed only by `apply` and `call`, each followed by the pass.
+    var engine: ReminderEngine
     var bus: Connection?
     var object: ExportedObject?
-    var deadline: EventSource?
-    var sources: [EventSource] = []
-    var lastSavedSnapshot = ""
-    var dndSource = ""
-    /// The busy state as last reported (`Busy`, `BusySource`, `BusyReason`).
-    var busyState = BusyState.free
-    /// The config file's lines that could not be used, as the log words them (`ConfigProblems`).
-    var configProblems: [String] = []
-    /// In the Flatpak sandbox, what cannot work there now (`SandboxLimits`, Daemon+Sandbox).
-    var sandboxLimits: [String] = []
-    /// What icared can see on this desktop, as last announced (`Capabilities`, Daemon+Capabilities).
-    var capabilities: [Capability] = []
-    var saidSandboxLimits: Set<String> = []
-    /// In the Flatpak, whether the desktop starts icared at login, as the app's welcome was told (nil: not asked; Daemon+Sandbox).
-    var startsAtLogin: Bool?
+    /// The components, each made by its `start*` function (Daemon+Parts).
+    var parts = Parts()
+    /// What the watchers last reported.
+    var facts = Facts()
+    /// What the interface shows, as last announced: its properties read it (Daemon+Calls).
+    var announced: Announced
+    /// The config file, the history, the saved schedule and what is kept about them (Daemon+Parts).
+    var files: Files
+    /// Whether the desktop is known yet, and whether a pass is under way (Daemon+Followers).
+    var pass = Pass()
     var exitCode: Int32 = 0
     /// Runs once the name is owned (the Standby this icared took over from lets its connection go).
     public var onNameOwned: () -> Void = {}
-    var notifier: Notifier?
-    var statusItem: StatusItem?
-    var dnd: DndMonitor?
-    var presence: PresenceMonitor?
-    var busyMonitor: BusyMonitor?
-    var eyeBreaks: DesktopEyeBreaks?
-    var screenTime: ScreenTimeWatch?
-    var eventSounds: EventSounds?
-    var phones: PhoneReminders?
-    var phoneRemote: PhoneRemote?
-    /// The phones as `Phones` lists them, as last announced.
-    var phoneLabels: [String] = []
-    /// Who plays the sounds, as last announced (`SoundPlayedBy`; see Daemon+Sound).
-    var soundPlayedBy = SoundWay.icared.rawValue
-    /// GNOME's own eyesight breaks are on (`DesktopEyeBreaks`).
-    var desktopEyeBreaks = false
-    var systemBus: SystemBusLink?
-    /// False until `startWithDesktopKnown`: watcher reports before it are folded into the engine's start.
-    var desktopKnown = false
-
-    let config: ConfigFile
-    let history: HistoryStore
-    let stateFile: StateFile
-    /// Records the engine recreates at start-up that are already in the
-    /// history (a crash fell between their append and the state file's
-    /// update): their signals go out again, they are not stored twice.
-    var storedBeforeCrash: [BreakRecord] = []
-    /// The local day (`yyyymmdd`) of the last history trim in this run (0:
-    /// none yet): the trim runs on the first timer wake-up of each day.
-    var historyTrimDay = 0
-    /// A config file that vanished is read again after a grace period (an
-    /// editor may be between moving the old file away and writing the new one).
-    var configGrace: EventSource?
-    var configGraceArmed = false
-    /// History problems already logged, so a client polling GetHistory does not flood the log.
-    var reportedHistoryProblems: Set<String> = []
-    /// How many break records clients may still cause (see `RecordBudget`).
-    var recordBudget: RecordBudget
-    /// Whether the refusal of a call over the record budget has been logged
-    /// since the budget last had room.
-    var recordBudgetLogged = false
 
     /// Builds the daemon from the files in `paths`; nothing on the bus yet.
     public init(loop: EventLoop, log: Log, paths: XDGPaths, calendar: any LocalCalendar = SystemCalendar(),
@@ -102,32 +52,33 @@ public final class Daemon {
         self.log = log
         self.paths = paths
         self.calendar = calendar
-        config = ConfigFile(paths: paths)
-        history = HistoryStore(paths: paths)
-        stateFile = StateFile(paths: paths)
+        var files = Files(paths: paths, recordBudget: RecordBudget(now: Int64(Clock.monotonic.now()), factor: timeScale.factor))
+        var facts = Facts()
         let now = Daemon.wallNow()
-        let (settings, problems) = config.load(previous: nil)
+        let (settings, problems) = files.config.load(previous: nil)
         for p in problems { log.warning(p.description) }
-        configProblems = problems.map(\.description)
-        recordBudget = RecordBudget(now: Int64(Clock.monotonic.now()), factor: timeScale.factor)
-        let (today, todayProblems) = Daemon.todayRecords(history: history, calendar: calendar, now: now, log: log)
+        facts.configProblems = problems.map(\.description)
+        (facts.desktop.sandbox, facts.desktop.login) = Daemon.howStarted(configHome: paths.configHome)
+        let (today, todayProblems) = Daemon.todayRecords(history: files.history, calendar: calendar, now: now, log: log)
         var snapshot: EngineSnapshot? = nil
         do {
-            if let text = try stateFile.read() {
+            if let text = try files.stateFile.read() {
                 snapshot = EngineSnapshot(decoding: text)
-                if snapshot == nil { log.warning("\(stateFile.path): unreadable saved state; starting a fresh interval.") }
-                lastSavedSnapshot = text
+                if snapshot == nil { log.warning("\(files.stateFile.path): unreadable saved state; starting a fresh interval.") }
+                files.lastSavedSnapshot = text
             }
         } catch {
-            log.warning("\(stateFile.path): \(error); starting a fresh interval.")
+            log.warning("\(files.stateFile.path): \(error); starting a fresh interval.")
         }
         startup = Startup(settings: settings, today: today, snapshot: snapshot, timeScale: timeScale)
-        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: now, history: history,
+        let (engine, stored) = Daemon.makeEngine(startup, calendar: calendar, now: now, history: files.history,
                                                  doNotDisturb: false, locked: false)
+        files.storedBeforeCrash = stored
+        files.reportedHistoryProblems = Set(todayProblems)
         self.engine = engine
-        status = engine.status
-        storedBeforeCrash = stored
-        reportedHistoryProblems = Set(todayProblems)
+        self.files = files
+        self.facts = facts
+        announced = Announced(status: engine.status, settings: engine.settings, facts: facts)
     }
 
     /// What the files said at start-up; the engine is built from it again
@@ -176,13 +127,13 @@ public final class Daemon {
             }
             try startWatchers()
             // What ended while the service was down is recorded now, before its signal.
-            object.trackingChanges { perform(engine.startupEffects) }
+            perform(engine.startupEffects)
             startSounds()
             afterChange()
             if !engine.timeScale.isReal { log.notice(Texts.timeScaleInEffect(factor: engine.timeScale.factor)) }
-            log.info("iCare \(Daemon.version) is running; \(statusLine()).",
-                     fields: [("ICARE_STATE", status.state.rawValue)])
-            SystemdNotify.ready(status: statusLine())
+            log.info("iCare \(Daemon.version) is running; \(statusLine(announced.status)).",
+                     fields: [("ICARE_STATE", announced.status.state.rawValue)])
+            SystemdNotify.ready(status: statusLine(announced.status))
         } catch {
             log.error("Could not start: \(error)")
             return 1
@@ -207,21 +158,21 @@ public final class Daemon {
     }
 
     private func startWatchers() throws {
-        deadline = try loop.addTimer(clock: .realtime, at: 0, accuracy: 1_000) { [unowned self] in
+        parts.deadline = try loop.addTimer(clock: .realtime, at: 0, accuracy: 1_000) { [unowned self] in
             self.deliver(.timer)
             // On a wake-up the schedule needs anyway (never at start-up):
             // the first one of each local day, and so also for a person who
             // logs out every evening and never runs across midnight.
             self.trimHistoryOnNewDay()
         }
-        deadline?.setEnabled(.off)
-        sources.append(try loop.addTimeChange { [unowned self] in
+        parts.deadline?.setEnabled(.off)
+        parts.sources.append(try loop.addTimeChange { [unowned self] in
             SystemCalendar.reloadTimeZone()
             self.log.info("The wall clock changed; re-evaluating the schedule.")
             self.deliver(.clockChanged)
         })
         do {
-            sources.append(try loop.addInotify(path: paths.configDirectory,
+            parts.sources.append(try loop.addInotify(path: paths.configDirectory,
                                                mask: UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) {
                 [unowned self] _, name in
                 if name == "config" { self.reloadConfig() }
@@ -234,29 +185,41 @@ public final class Daemon {
 
     // MARK: events
 
-    /// Feeds an event from a watcher or timer; an engine refusal is logged.
-    func deliver(_ event: ReminderEvent, at moment: Timestamp? = nil, thenFollow: Bool = true) {
+    /// Feeds an event from a watcher or timer (nil: only the facts changed); an engine refusal is logged.
+    func deliver(_ event: ReminderEvent?, at moment: Timestamp? = nil) {
         do {
-            try apply(event, at: moment, thenFollow: thenFollow)
+            try apply(event, at: moment)
         } catch {
-            log.debug("Ignored \(event): \(error)")
+            log.debug("Ignored \(event.map { "\($0)" } ?? "a change"): \(error)")
         }
     }
 
-    /// Runs one event through the engine, carries out its effects in order,
-    /// announces every property that changed, and then (`thenFollow`) runs
-    /// `afterChange`: the one timer and the followers (Daemon+Followers).
-    /// `moment` is when the event happened, when it is not now (idle began earlier).
-    func apply(_ event: ReminderEvent, at moment: Timestamp? = nil, thenFollow: Bool = true) throws(ReminderError) {
+    /// Runs one change through the engine (`event`, and what holds reminders back when that changed:
+    /// `engineEvents`), carries out its effects in order, and then runs the one pass, which announces
+    /// every property that changed (Daemon+Followers). `moment` is when the event happened, when it is
+    /// not now (idle began earlier). A refusal changes nothing.
+    func apply(_ event: ReminderEvent?, at moment: Timestamp? = nil) throws(ReminderError) {
         let now = moment ?? Daemon.wallNow()
-        try announcingChanges { () throws(ReminderError) in perform(try engine.handle(event, at: now)) }
-        if thenFollow { afterChange() }
+        var next = engine
+        var effects: [ReminderEffect] = []
+        for e in engineEvents(event) { effects += try next.handle(e, at: now) }
+        engine = next
+        perform(effects)
+        afterChange()
     }
 
-    /// Runs `body` and then sends one `PropertiesChanged` for every property
-    /// it changed (once the object is on the bus; before that, just runs it).
-    func announcingChanges<E: Error>(_ body: () throws(E) -> Void) throws(E) {
-        if let object { try object.trackingChanges(body) } else { try body() }
+    /// The events one change brings the engine: the watcher's, the timer's or the client's `event`,
+    /// then the busy state when what of it holds reminders back changed (a call began or ended, or
+    /// `FullScreenReminders` under a full screen). That is decided here, from the facts and the
+    /// settings the change leaves, before the engine runs: never from inside the pass.
+    func engineEvents(_ event: ReminderEvent?) -> [ReminderEvent] {
+        var settings = engine.settings
+        if case .settingsChanged(let new)? = event { settings = new }
+        let held = Announced.held(facts.busy, settings)
+        var events = event.map { [$0] } ?? []
+        // A full screen left offers a held reminder at once; a call ended, after the grace.
+        if held.active != engine.busyObserved { events.append(.busy(held.active, grace: announced.busy.source != BusyState.fullScreen)) }
+        return events
     }
 
     /// Carries out `effects` in order; `recordsStored` when their records
@@ -287,8 +250,7 @@ public final class Daemon {
     }
 
     /// One human line for `systemctl status` and the log.
-    func statusLine() -> String {
-        let s = status
+    func statusLine(_ s: ReminderStatus) -> String {
         switch s.state {
         case .waiting, .snoozed: return "next break at \(clockTime(s.nextBreak))"
         case .due: return "a break is due"

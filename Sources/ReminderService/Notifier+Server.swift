@@ -1,11 +1,20 @@
 import DBusKit
 import SystemdKit
 import ReminderCore
+import DesktopReport
 
 /// The server side of the notifier: a new owner of the server's name (its
 /// profile read, what a killed predecessor left adopted), and the server's
 /// two signals, a button pressed and a bubble closed.
 extension Notifier {
+    /// The server as `Capabilities` says it: not known yet, none, or its name, version and buttons.
+    var serverFact: DesktopFacts.Server {
+        guard ownerKnown else { return .unknown }
+        guard owner != nil else { return .none }
+        guard let profile else { return .unknown }
+        return .found(name: profile.displayName, version: profile.serverVersion, actions: profile.actions)
+    }
+
     func serverChanged(_ newOwner: String?) {
         generation += 1
         // What a killed predecessor left on this very server (read before the id is reset).

@@ -46,7 +46,7 @@ final class Notifier {
     let bus: Connection
     let loop: EventLoop
     let log: Log
-    private let icon: NotificationIcon
+    let icon: NotificationIcon
     let memo: NotificationMemo?
     var onAction: ((Action) -> Void)?
     /// Runs when the server's profile becomes known or goes (who plays the sounds may change).
@@ -68,7 +68,7 @@ final class Notifier {
     /// What was last sent under `id` (set when the call goes out).
     var shown: View = .none
     /// What was last sent (the reminder's text follows the settings).
-    private var lastContent: NotificationContent?
+    var lastContent: NotificationContent?
     /// What the server had answered for under `id` before the call now out.
     var confirmed: View = .none
     var inFlight = false
@@ -78,7 +78,7 @@ final class Notifier {
     /// A view the server refused: not tried again on this server until the view changes (a countdown: until the next tick).
     var refused: View?
     /// Whether `refused` is the server's answer (not a server that went away).
-    private var refusedByServer = false
+    var refusedByServer = false
     /// When the same words last went out; what must wait for a second.
     let pace: NotificationPace
     var settings = Settings()
@@ -89,10 +89,8 @@ final class Notifier {
     /// A reminder or countdown goes out urgent: over a full screen the desktop reports, or, with
     /// FullScreenReminders on, on a server that hides a normal one under a full screen it never reports.
     var urgent: Bool { overFullScreen || (settings.fullScreenReminders && profile?.hiddenUnderFullScreen == true) }
-    /// What the linked phones ask of what follows a reminder (Daemon+Phones sets it).
-    var phones = NotificationPhones() {
-        didSet { if phones != oldValue, let lastStatus { update(status: lastStatus, settings: settings) } }
-    }
+    /// What the linked phones ask of what follows a reminder (set in the daemon's pass, before `update`).
+    var phones = NotificationPhones()
     /// The first start's notice is still to be shown (Notifier+Brief).
     var welcomeOwed = false
     /// Runs once a server has shown the first start's notice, or a reminder before it.
@@ -101,8 +99,6 @@ final class Notifier {
     var clockText: ((Timestamp) -> String)?
     /// The last `ActivationToken` the server sent (notification id, token).
     var lastActivationToken: (id: UInt32, token: String)?
-    /// The engine's status as last fed.
-    private var lastStatus: ReminderStatus?
     var ticker: EventSource?
     private var watches: [AnyObject] = []
     var saidNoServer = false
@@ -156,7 +152,6 @@ final class Notifier {
     func update(status: ReminderStatus, settings: Settings) {
         self.settings = settings
         statusKnown = true
-        lastStatus = status
         switch status.state {
         case .due where !status.reminderHeld: want(.reminder(at: status.nextBreak))
         // A phone sent every update would alert for each: the ring counts the break instead.
@@ -239,76 +234,5 @@ final class Notifier {
         guard let profile else { return }
         send(NotificationContent.countdown(profile, settings, icon, ends: ends, now: Timestamp(Clock.realtime.now()))
                 .keptFromPhones(phones.hintAfterReminder).urgent(urgent), view: .countdown(ends: ends))
-    }
-
-    private func close() {
-        let closing = id
-        adopted = false
-        if closing != 0, profile?.closesByExpiring == true {
-            // The same words, expiring at once: the server takes it away itself (NotificationClosed, reason 1).
-            let last = lastContent ?? NotificationContent.reminder(profile!, settings, icon, quiet: true)
-            send(NotificationContent.vanishing(last), view: .none)
-            return
-        }
-        shown = .none
-        confirmed = .none
-        id = 0
-        guard closing != 0 else { return }
-        bus.call(.methodCall(destination: destination, path: Notifier.path, interface: Notifier.interface,
-                             member: MemberName("CloseNotification"), arguments: [.uint32(closing)])) { _ in }
-    }
-
-    private func send(_ content: NotificationContent, view: View) {
-        let now = Clock.monotonic.now()
-        if let at = pace.earliest(content, now: now) {
-            // The same words less than a second ago: on screen already, or they go a second after the last.
-            if view != shown || !pace.isRepeat(content, now: now) { pace.hold(until: at) { [unowned self] in self.reconcile() } }
-            return
-        }
-        pace.sent(content, at: now)
-        let message = Message.methodCall(destination: destination, path: Notifier.path, interface: Notifier.interface,
-                                         member: MemberName("Notify"), arguments: [
-            .string(Texts.appName), .uint32(id), .string(icon.appIcon), .string(content.summary), .string(content.body),
-            .strings(content.actions), .vardict(content.hints), .int32(content.timeout),
-        ])
-        let sentOn = generation
-        inFlight = true
-        adopted = false
-        shown = view
-        lastContent = content
-        // libdbus's default timeout: a Notify given up too early may still show, and then could never be closed.
-        bus.call(message) { [weak self] result in
-            guard let self, sentOn == self.generation else { return }
-            self.inFlight = false
-            switch result {
-            case .success(let reply):
-                if let newID = (try? reply.arguments())?.first?.uint32, newID != 0 { self.id = newID }
-                self.confirmed = view
-                // The notice shown, or a reminder first: either way the person has met iCare.
-                switch view {
-                case .welcome, .reminder: self.welcomeSettled()
-                default: break
-                }
-            case .failure(let e):
-                self.shown = .none
-                self.confirmed = .none
-                if Notifier.foundNoServer(e) {
-                    self.log.notice("No notification server answered (\(e.name)).")
-                    self.logInstead(view)
-                    self.refused = view
-                    self.refusedByServer = false
-                    self.stopTicker()
-                } else if e.name == NotificationPace.excessError {
-                    // Words repeated within a second: sent again a second after them (the pace holds them until then).
-                    self.log.info("The notification server refused words repeated within a second; they go again a second later.")
-                } else {
-                    self.log.warning("The notification server refused a notification: \(e.message)")
-                    self.refused = view
-                    self.refusedByServer = true
-                }
-            }
-            // The state may have moved on while the call was out.
-            self.reconcile()
-        }
     }
 }

@@ -30,20 +30,10 @@ enum ReminderInterface {
         func setStartsAtLogin(_ allowed: Bool) throws(DBusError)
     }
 
-    /// What the whole interface needs from the service behind it.
+    /// What the whole interface needs from the service behind it: the one value it announces
+    /// (ReminderInterface+Properties reads its properties from it).
     protocol Backend: Calls {
-        var status: ReminderStatus { get }
-        var doNotDisturbSource: String { get }
-        var busyState: BusyState { get }
-        var desktopEyeBreaks: Bool { get }
-        /// `SoundPlayedBy`: notification-server, icared or none.
-        var soundPlayedBy: String { get }
-        /// `Phones`: "Pixel 7 (KDE Connect)".
-        var phoneLabels: [String] { get }
-        var configProblems: [String] { get }
-        /// `SandboxLimits`: what cannot work now in the Flatpak's sandbox or the unit's.
-        var sandboxLimits: [String] { get }
-        var capabilities: [Capability] { get }
+        var announced: Announced { get }
         var timeScaleFactor: UInt32 { get }
     }
 
@@ -150,109 +140,7 @@ enum ReminderInterface {
         }
     }
 
-    // MARK: properties
-
-    private static func time(_ t: Timestamp) -> DBusValue { .uint64(UInt64(max(0, t))) }
-
-    private static func properties(_ b: Backend, version: String) -> [Property] {
-        let list: [Property] = [
-            Property("State", "s", doc: "waiting, due, break, snoozed, paused or inactive.",
-                     read: { .string(b.status.state.rawValue) }),
-            Property("PauseReason", "s", doc: """
-                "" unless State is paused; then user, dnd, locked or busy: the cause that began most
-                recently. Reminders resume only when no cause holds.
-                """, read: { .string(b.status.pauseReason.rawValue) }),
-            Property("NextBreak", "t", doc: """
-                When the next reminder fires. In due: when the reminder went out; in break:
-                BreakEnds + Interval; in paused: PausedUntil + Interval for a timed user pause,
-                else 0; in inactive: the first reminder of the next active period.
-                """, read: { time(b.status.nextBreak) }),
-            Property("BreakEnds", "t", doc: "In break, when the countdown ends; else 0.",
-                     read: { time(b.status.breakEnds) }),
-            Property("PausedUntil", "t", doc: "The end of a timed user pause; else 0.",
-                     read: { time(b.status.pausedUntil) }),
-            Property("CompletedToday", "u", doc: "completed + natural records since local midnight.",
-                     read: { .uint32(b.status.completedToday) }),
-            Property("SkippedToday", "u", doc: "skipped records (Skip pressed or called) since local midnight.",
-                     read: { .uint32(b.status.skippedToday) }),
-            Property("MissedToday", "u", doc: "missed records (reminders left unanswered for a whole Interval) since local midnight.",
-                     read: { .uint32(b.status.missedToday) }),
-            Property("DoNotDisturb", "b", doc: "The desktop's do-not-disturb, as observed.",
-                     read: { .bool(b.status.doNotDisturb) }),
-            Property("DoNotDisturbSource", "s", doc: """
-                Which desktop reported do-not-disturb (gnome, cinnamon, mate, kde, xfce, dunst,
-                swaync, mako), the one that turned on most recently, or "".
-                """, read: { .string(b.doNotDisturbSource) }),
-            Property("Busy", "b", doc: """
-                A call, a screen share or a video is going on: a camera, a microphone recording
-                or a screen cast running in PipeWire, or an app holding off the desktop's screen
-                saver; or a full-screen window hides reminders (GNOME Shell, through iCare's
-                extension) and FullScreenReminders is false. What it does follows BusyPolicy.
-                """, read: { .bool(b.busyState.active) }),
-            Property("BusySource", "s", doc: """
-                What makes the person busy: camera, microphone or screen-share (PipeWire),
-                video (a screen-saver inhibitor) or full-screen (in that order when several
-                are); "" when not busy.
-                """, read: { .string(b.busyState.source) }),
-            Property("BusyReason", "s", doc: """
-                Who: the application using the camera, microphone or screen cast, as PipeWire
-                names it, or the inhibitor's "app id: reason" (for example
-                "org.mozilla.firefox: Playing video"), or which desktop hides reminders over a
-                full-screen window; "" when not busy or not said.
-                """, read: { .string(b.busyState.reason) }),
-            Property("DesktopEyeBreaks", "b", doc: """
-                GNOME's own eyesight break reminders are on too (org.gnome.desktop.break-reminders
-                selected-breaks has eyesight): two reminders for one break. Keep one of the two.
-                """, read: { .bool(b.desktopEyeBreaks) }),
-            Property("SoundPlayedBy", "s", doc: """
-                Who plays the sounds of a reminder and of a break's end: notification-server (it
-                lists the sound capability and plays the sound-name hint, as GNOME Shell does),
-                icared (through libcanberra and the desktop's sound server, with the event role),
-                or none (Sound is off, or the desktop's event sounds are off). Never in
-                do-not-disturb or while Busy.
-                """, read: { .string(b.soundPlayedBy) }),
-            Property("Phones", "as", doc: """
-                The phones iCare can remind, paired with this desktop through KDE Connect or GSConnect
-                and reachable now, as "name (KDE Connect)" or "name (GSConnect)"; [] when none. With
-                PhoneReminders on, each reminder taps each of them once (a ping), except a phone that
-                is sent the desktop's notifications: it gets the reminder that way.
-                """, read: { .array(element: "s", b.phoneLabels.map { .string($0) }) }),
-            Property("ConfigProblems", "as", doc: """
-                The lines of the config file that could not be used, one sentence each as
-                "file:line: error: ..." (or warning, for text that changes nothing); [] when the
-                file is fine. A key with an error keeps its previous value. Follows every edit.
-                """, read: { .array(element: "s", b.configProblems.map { .string($0) }) }),
-            Property("Capabilities", "a(sss)", doc: """
-                What iCare can see on this desktop now: (name, state, words) for each of
-                reminder-buttons, do-not-disturb, time-away, calls, ring, sounds, phones, login and
-                sandbox, in that order. state is works, limited, missing or off (turned off, or
-                nothing to do); words say why in the service's language. Follows the desktop.
-                """, read: { .array(element: "(sss)", b.capabilities.map {
-                    .structure([.string($0.name.rawValue), .string($0.state.rawValue), .string($0.words)])
-                }) }),
-            Property("SandboxLimits", "as", doc: """
-                What cannot work now in the sandbox icared runs in, one word each. In the
-                Flatpak's: gnome-keys (GNOME's do-not-disturb and eyesight breaks: iCare's Shell
-                extension is not there to pass them on), sleep (a suspend is not seen: logind is
-                outside), lock (no screen lock is seen: the portal's monitor is missing),
-                phone-commands (phones get pings only), autostart (iCare does not start at
-                login: the Background portal, asked by the app's welcome, has not allowed it).
-                Under its systemd unit:
-                phone-commands-restart (KDE Connect was set up after icared started, so its folder
-                stays read-only until icared starts again). [] when nothing is kept from it.
-                """, read: { .array(element: "s", b.sandboxLimits.map { .string($0) }) }),
-            versionProperty(version),
-            keptByProperty({ "" }),
-            Property("TimeScale", "u", doc: """
-                1, or N when the service runs with --time-scale N (a demo and test aid): Interval,
-                SnoozeDuration and timed pauses then pass N times faster; breaks, time away and
-                ActiveHours stay in real time, and every time property is still a real instant.
-                """, emitsChange: .const, read: { .uint32(b.timeScaleFactor) }),
-        ]
-        return list + settingProperties(b)
-    }
-
-    private static func settingProperties(_ b: any Calls) -> [Property] {
+    static func settingProperties(_ b: any Calls) -> [Property] {
         SettingKey.allCases.map { key in
             Property(key.name, Signature(rawValue: key.signature)!, doc: settingDoc(key),
                      read: { settingValue(b.settings.value(of: key)) },
