@@ -17,12 +17,8 @@ import SystemdKit
 /// paired lose iCare's entries. See docs/phones.md for every shape and where
 /// it was verified.
 final class KDEConnectRemote {
-    static let daemonPath = ObjectPath("/modules/kdeconnect")
-    static let daemonInterface = InterfaceName("org.kde.kdeconnect.daemon")
-    static let deviceInterface = InterfaceName("org.kde.kdeconnect.device")
     static let configInterface = "org.kde.kdeconnect.config"
     static let plugin = "kdeconnect_runcommand"
-    static let provider = "KDE Connect"
 
     private let connection: Connection
     private let loop: EventLoop
@@ -86,9 +82,9 @@ final class KDEConnectRemote {
     }
 
     private func readDevices(reachableOnly: Bool, _ done: @escaping ([String]?) -> Void) {
-        server.call(Self.daemonPath, Self.daemonInterface, "deviceNames", [.bool(reachableOnly), .bool(true)]) { [unowned self] result in
+        server.call(KDEConnectBus.daemonPath, KDEConnectBus.daemonInterface, "deviceNames", [.bool(reachableOnly), .bool(true)]) { [unowned self] result in
             guard case .success(let reply) = result, let names = reply.single("a{ss}")?.stringDictionary else {
-                self.problems.report(Self.provider, .reply, "deviceNames did not answer as 'a{ss}'", consequence: "no commands on its phones")
+                self.problems.report(KDEConnectBus.provider, .reply, "deviceNames did not answer as 'a{ss}'", consequence: "no commands on its phones")
                 return done(nil)
             }
             done(Array(names.keys.filter(Self.isDeviceId).sorted().prefix(16)))
@@ -97,8 +93,8 @@ final class KDEConnectRemote {
 
     /// Logs once each reachable phone that does not take commands (Run command off on it or here).
     private func checkPlugins(_ ids: [String], _ done: @escaping () -> Void) {
-        guard let id = ids.first, let path = ObjectPath(rawValue: Self.daemonPath.rawValue + "/devices/" + id) else { return done() }
-        server.call(path, Self.deviceInterface, "loadedPlugins") { [unowned self] result in
+        guard let id = ids.first, let path = KDEConnectBus.devicePath(id) else { return done() }
+        server.call(path, KDEConnectBus.deviceInterface, "loadedPlugins") { [unowned self] result in
             if case .success(let reply) = result, let plugins = reply.single("as")?.strings {
                 if plugins.contains(Self.plugin) {
                     self.runCommandOff.remove(id)
@@ -147,7 +143,7 @@ final class KDEConnectRemote {
     private func write(_ id: String, _ members: [JSONObjectText.Member]) -> Outcome {
         let directory = folder + "/" + id + "/" + Self.plugin
         let file = listFile(id)
-        let where_ = "\(Self.provider) (phone \(id))"
+        let where_ = "\(KDEConnectBus.provider) (phone \(id))"
         do {
             let before = try AtomicFile.readIfPresent(file, limit: 1 << 20)
             if before == nil, members.isEmpty { return .unchanged }
@@ -186,7 +182,7 @@ final class KDEConnectRemote {
     private func retryShortly() {
         retries += 1
         guard retries <= 160 else {
-            problems.report(Self.provider, .file, "a Run command list stayed locked by another program for 40 s",
+            problems.report(KDEConnectBus.provider, .file, "a Run command list stayed locked by another program for 40 s",
                             consequence: "iCare tries again at the next change")
             retries = 0
             return

@@ -12,14 +12,9 @@ import DesktopWatch
 /// enabled on the desktop and accepted by the phone; `sendPing(s)` on
 /// `…/ID/ping`; the version as Qt's `applicationVersion` on `/MainApplication`.
 public final class KDEConnectPhones: PhoneSource {
-    static let busName = BusName("org.kde.kdeconnect")
-    static let daemonPath = ObjectPath("/modules/kdeconnect")
-    static let daemonInterface = InterfaceName("org.kde.kdeconnect.daemon")
-    static let deviceInterface = InterfaceName("org.kde.kdeconnect.device")
     static let pingInterface = InterfaceName("org.kde.kdeconnect.device.ping")
     static let pingPlugin = "kdeconnect_ping"
     static let forwardingPlugin = "kdeconnect_sendnotifications"
-    static let provider = "KDE Connect"
 
     private let program: PhoneProgram
     private var server: BusNameFollower { program.server }
@@ -51,26 +46,26 @@ public final class KDEConnectPhones: PhoneSource {
     /// Runs `changed` on any signal of the daemon or of a device (added, removed, seen, paired, unpaired,
     /// renamed, plugins): each is a reason to read again (the phone remote follows them too).
     public static func followDevices(on connection: Connection, _ changed: @escaping () -> Void) -> [SignalSubscription] {
-        [daemonInterface, deviceInterface].map { interface in
-            connection.subscribe(MatchRule(sender: busName.rawValue, interface: interface.rawValue)) { _ in changed() }
+        [KDEConnectBus.daemonInterface, KDEConnectBus.deviceInterface].map { interface in
+            connection.subscribe(MatchRule(sender: KDEConnectBus.name.rawValue, interface: interface.rawValue)) { _ in changed() }
         }
     }
 
     private func refresh() {
         guard server.owner != nil, gate.begin() else { return }
         if dropsHinted == nil { readVersion() }
-        server.call(Self.daemonPath, Self.daemonInterface, "deviceNames", [.bool(true), .bool(true)]) { [unowned self] result in
+        server.call(KDEConnectBus.daemonPath, KDEConnectBus.daemonInterface, "deviceNames", [.bool(true), .bool(true)]) { [unowned self] result in
             switch result {
             case .success(let reply):
                 guard let names = reply.single("a{ss}")?.stringDictionary else {
-                    self.problems.report(Self.provider, .reply, "deviceNames answered \(reply.signatureForLog) instead of 'a{ss}'",
+                    self.problems.report(KDEConnectBus.provider, .reply, "deviceNames answered \(reply.signatureForLog) instead of 'a{ss}'",
                                          consequence: "no phones from it")
                     return self.finish([])
                 }
                 let devices = names.compactMap { id, name in name.string.map { (id, $0) } }.sorted { $0.0 < $1.0 }
                 self.readPlugins(Array(devices.prefix(PhoneLimits.phones)), into: [])
             case .failure(let e):
-                self.problems.report(Self.provider, .reply, "deviceNames failed: \(e.message)", consequence: "no phones from it")
+                self.problems.report(KDEConnectBus.provider, .reply, "deviceNames failed: \(e.message)", consequence: "no phones from it")
                 self.finish([])
             }
         }
@@ -80,18 +75,18 @@ public final class KDEConnectPhones: PhoneSource {
     private func readPlugins(_ rest: [(id: String, name: String)], into found: [Phone]) {
         guard let (id, name) = rest.first else { return finish(found) }
         let next = Array(rest.dropFirst())
-        guard let path = ObjectPath(rawValue: Self.daemonPath.rawValue + "/devices/" + id) else {
-            problems.report(Self.provider, .value, "a device id that is no object path element (\(id.prefix(40)))",
+        guard let path = KDEConnectBus.devicePath(id) else {
+            problems.report(KDEConnectBus.provider, .value, "a device id that is no object path element (\(id.prefix(40)))",
                             consequence: "that device is left out")
             return readPlugins(next, into: found)
         }
-        server.call(path, Self.deviceInterface, "loadedPlugins") { [unowned self] result in
+        server.call(path, KDEConnectBus.deviceInterface, "loadedPlugins") { [unowned self] result in
             var found = found
             if case .success(let reply) = result, let plugins = reply.single("as")?.strings {
                 if let phone = self.phone(id: id, name: name, plugins: Set(plugins)) { found.append(phone) }
             } else {
                 // A device that went away between the two calls: the signal that says so reads again.
-                self.problems.report(Self.provider, .reply, "loadedPlugins of a device did not answer as 'as'",
+                self.problems.report(KDEConnectBus.provider, .reply, "loadedPlugins of a device did not answer as 'as'",
                                      consequence: "that device is left out")
             }
             self.readPlugins(next, into: found)
@@ -139,10 +134,10 @@ public final class KDEConnectPhones: PhoneSource {
     }
 
     func ping(_ phone: Phone, message: String) {
-        guard let path = ObjectPath(rawValue: Self.daemonPath.rawValue + "/devices/" + phone.id + "/ping") else { return }
+        guard let path = KDEConnectBus.devicePath(phone.id, "/ping") else { return }
         server.call(path, Self.pingInterface, "sendPing", [.string(message)]) { [unowned self] result in
             if case .failure(let e) = result {
-                self.problems.report(Self.provider, .reply, "a ping to \(phone.name) was refused: \(e.message)",
+                self.problems.report(KDEConnectBus.provider, .reply, "a ping to \(phone.name) was refused: \(e.message)",
                                      consequence: "the desktop's reminder still goes out")
             }
         }

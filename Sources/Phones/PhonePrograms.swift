@@ -11,7 +11,7 @@ public final class PhonePrograms {
     public let gsConnect: PhoneProgram
 
     public init(connection: Connection) {
-        kdeConnect = PhoneProgram(connection: connection, name: KDEConnectPhones.busName)
+        kdeConnect = PhoneProgram(connection: connection, name: KDEConnectBus.name)
         gsConnect = PhoneProgram(connection: connection, name: GSConnectPhones.busName)
     }
 }
