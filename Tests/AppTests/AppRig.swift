@@ -95,17 +95,9 @@ final class AppRig: @unchecked Sendable {
     func log(_ name: String) -> String { (try? String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)) ?? "" }
 
     private func startDisplay() throws {
-        let out = Pipe()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Subprocess.which("Xvfb"))
-        p.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x900x24"]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try Subprocess.launch(p)
-        groups.append(p)
-        guard let number = Subprocess.firstLine(of: out) else { throw HarnessError("Xvfb did not report its display") }
-        display = ":" + number
+        let xvfb = try Xvfb(width: 1024, height: 900)
+        groups.append(xvfb.process)
+        display = xvfb.display
     }
 
     private func startAccessibility() throws {

@@ -135,14 +135,9 @@ final class VirtualDisplay: @unchecked Sendable {
     let display: String
 
     init() throws {
-        let out = Pipe()
-        process = try Subprocess.start([try Subprocess.which("Xvfb"), "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
-                                       stdout: out)
-        guard let number = Subprocess.firstLine(of: out) else {
-            Subprocess.kill9(process)
-            throw HarnessError("Xvfb did not report its display")
-        }
-        display = ":" + number
+        let xvfb = try Xvfb(width: 1024, height: 768)
+        process = xvfb.process
+        display = xvfb.display
     }
 
     /// The visible top-level windows named exactly `name` (xdotool).

@@ -147,17 +147,12 @@ final class DndBusRig: @unchecked Sendable {
 
     /// The real dunst on an Xvfb display of its own; waits until it owns its name.
     func startRealDunst() throws -> Process {
-        let out = Pipe()
-        let xvfb = try Subprocess.start([try Subprocess.which("Xvfb"), "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], stdout: out)
-        children.append(xvfb)
-        // Xvfb prints the display number it chose once it listens.
-        guard let display = Subprocess.firstLine(of: out) else {
-            throw HarnessError("Xvfb did not report its display")
-        }
+        let xvfb = try Xvfb(width: 640, height: 480)
+        children.append(xvfb.process)
         let config = service.home.appendingPathComponent("dunstrc").path
         try "[global]\n    font = Monospace 8\n".write(toFile: config, atomically: true, encoding: .utf8)
         var env = service.environment
-        env["DISPLAY"] = ":\(display)"
+        env["DISPLAY"] = xvfb.display
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         let dunst = try Subprocess.start([try Subprocess.which("dunst"), "-config", config], environment: env)
         children.append(dunst)

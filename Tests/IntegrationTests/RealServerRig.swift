@@ -99,19 +99,13 @@ final class RealServerRig: @unchecked Sendable {
     func log(_ name: String) -> String { (try? String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)) ?? "" }
 
     private func startDisplay() throws {
-        let out = Pipe()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Subprocess.which("Xvfb"))
-        p.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "800x600x24"]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = out
-        p.standardError = try logHandle("xvfb.log")
-        try Subprocess.launch(p)
-        groups.append(p)
-        guard let number = Subprocess.firstLine(of: out) else {
-            throw HarnessError("Xvfb did not report its display: \(log("xvfb.log"))")
+        do {
+            let xvfb = try Xvfb(width: 800, height: 600, errors: try logHandle("xvfb.log"))
+            groups.append(xvfb.process)
+            display = xvfb.display
+        } catch {
+            throw HarnessError("\(error): \(log("xvfb.log"))")
         }
-        display = ":" + number
     }
 
     private func startServer() throws {

@@ -67,9 +67,9 @@ public final class HeadlessPlasma: @unchecked Sendable {
             .write(to: directory.appendingPathComponent("config/kscreenlockerrc"), atomically: true, encoding: .utf8)
         var xvfb: Process?
         if session == .x11 {
-            let (p, number) = try Self.startXvfb(width: width, height: height)
-            xvfb = p
-            display = ":" + number
+            let server = try Xvfb(width: width, height: height)
+            xvfb = server.process
+            display = server.display
         } else {
             waylandSocket = directory.appendingPathComponent("runtime/wayland-icare").path
         }
@@ -140,23 +140,6 @@ public final class HeadlessPlasma: @unchecked Sendable {
     /// A log of the session so far (`plasmashell.log`, `kwin.log`, …).
     public func log(_ name: String) -> String {
         (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
-    }
-
-    /// Xvfb on a display it chooses (`-displayfd`): the process and the display's number.
-    private static func startXvfb(width: Int, height: Int) throws -> (Process, String) {
-        let out = Pipe()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Subprocess.which("Xvfb"))
-        p.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "\(width)x\(height)x24"]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try Subprocess.launch(p)
-        guard let number = Subprocess.firstLine(of: out) else {
-            Subprocess.kill9(p)
-            throw HarnessError("Xvfb did not report its display")
-        }
-        return (p, number)
     }
 
     private func startCompositor() throws {
