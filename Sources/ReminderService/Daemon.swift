@@ -225,6 +225,10 @@ public final class Daemon {
     /// Carries out `effects` in order; `recordsStored` when their records
     /// are in the history already (a client's call stores them first).
     func perform(_ effects: [ReminderEffect], recordsStored: Bool = false) {
+        // A report while they are carried out waits for the pass that follows them, like one from inside it.
+        let running = pass.running
+        pass.running = true
+        defer { pass.running = running }
         for effect in effects {
             switch effect {
             case .record(let r):

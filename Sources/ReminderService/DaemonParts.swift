@@ -71,8 +71,8 @@ extension Daemon {
         /// False until `startWithDesktopKnown`: the watchers' reports before it are facts the engine
         /// is built from, not events.
         var desktopKnown = false
-        /// A pass is under way: a report from inside it (a follower's own callback) is announced at
-        /// its end, and its event waits for it.
+        /// A pass, or the effects before it, under way: a report from inside (a follower's own
+        /// callback) is announced at the pass's end, and its event waits for it.
         var running = false
         var waiting: [(event: ReminderEvent, at: Timestamp)] = []
     }
