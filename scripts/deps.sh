@@ -90,6 +90,7 @@ test_packages="
   gstreamer1.0-tools gstreamer1.0-pipewire
   valgrind binutils
   gdb
+  strace
   plasma-workspace plasma-desktop kwin-x11 breeze
   kwin-wayland plasma-workspace-wayland kde-spectacle x11-utils
   gnome-shell gnome-shell-extension-appindicator gjs
@@ -156,6 +157,8 @@ test_packages="
 #                                             runs; objcopy, nm
 #   gdb                                       scripts/crash-report: the stacks of a test process
 #                                             that dumped core (scripts/test prints them)
+#   strace                                    what icared opens, writes and connects to, watched for
+#                                             docs/privacy.md (PrivacyWatchTests)
 #   plasma-workspace plasma-desktop kwin-x11 breeze
 #                                             a real KDE Plasma 5.27 under Xvfb (PlasmaTests):
 #                                             plasmashell's notifications and tray, kded5's watcher
