@@ -112,7 +112,7 @@ import TestSupport
 
     /// The words SyscallWatch and BusRecorder use for each kind.
     static let verbs: [String: Set<String>] = [
-        "files": ["reads", "writes", "watches", "checks", "runs"], "system files": ["reads", "checks"],
+        "files": ["reads", "writes", "is refused", "watches", "checks", "runs"], "system files": ["reads", "checks"],
         "sockets": ["opens", "connects", "sends to", "binds"],
         "session bus": ["calls", "watches", "owns"], "system bus": ["calls", "watches", "owns"], "dconf": ["watches"],
     ]

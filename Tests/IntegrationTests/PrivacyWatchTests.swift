@@ -53,6 +53,8 @@ import LoopSupport
         // A first start: neither the state file nor the history, nor the app's mark.
         try FileManager.default.removeItem(atPath: service.stateDirectory)
         try config.write(toFile: service.configDirectory + "/config", atomically: true, encoding: .utf8)
+        // A person's home has its cache folder (which is read-only to icared).
+        try FileManager.default.createDirectory(at: service.home.appendingPathComponent(".cache"), withIntermediateDirectories: true)
         guard let system = rig.system else { throw HarnessError("no system bus") }
         // The service manager reads the notify socket as it comes: a full one would block icared's sd_notify.
         let draining = Box(true)

@@ -139,7 +139,9 @@ struct Syscall {
     func describe(into record: inout PrivacyRecord, connects: inout [String: Int], descriptors: inout [String: String],
                   normalize: PathNormalizer) {
         var seen: [(String, String)] = []
-        func file(_ path: String, _ verb: String) { seen.append((path, verb)) }
+        // A write the sandbox (or the file's mode) forbids is said as such.
+        let refused = ["-1 EROFS", "-1 EACCES", "-1 EPERM"].contains { result.hasPrefix($0) }
+        func file(_ path: String, _ verb: String) { seen.append((path, verb == "writes" && refused ? "is refused" : verb)) }
         defer { for (path, verb) in seen { record.add("files", normalize(path), verb) } }
         switch name {
         case "open", "openat", "openat2", "creat":
