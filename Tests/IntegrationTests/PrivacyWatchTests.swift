@@ -42,8 +42,9 @@ import LoopSupport
     /// Runs the session under watch; icared's record.
     static func watchSession() throws -> PrivacyRecord {
         let notify = try NotifySocket()
-        let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 0),
-                                  environment: ["XDG_CURRENT_DESKTOP": "GNOME", "NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "60000000"])
+        let rig = try PresenceRig(systemBus: true, state: .waiting(startedSecondsAgo: 0), environment: [
+            "XDG_CURRENT_DESKTOP": "GNOME", "NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "60000000",
+        ])
         let service = rig.service
         var parts: [() -> Void] = []
         defer {
@@ -70,7 +71,9 @@ import LoopSupport
         let mutter = try rig.startFakeMutter()
         let dconf = try Subprocess.start([DndDconfRig.dconfService], environment: service.environment)
         parts.append { Subprocess.kill9(dconf) }
-        let server = try FakeNotificationServer(environment: service.bus.environment, capabilities: "actions body body-markup icon-static persistence")
+        // GNOME Shell's capabilities but `sound`: icared plays the sounds itself.
+        let server = try FakeNotificationServer(environment: service.bus.environment,
+                                                capabilities: "actions body body-markup icon-static persistence")
         try server.start()
         parts.append(server.stop)
         let desktop = try LoopThread()
@@ -83,7 +86,9 @@ import LoopSupport
         let pipeWire = try HeadlessPipeWire(environment: service.environment)
         parts.append(pipeWire.stop)
         try pipeWire.startPulse()
-        let phone = try KDEConnectRig(busAddress: service.bus.address, settingsFolder: service.home.appendingPathComponent("config/kdeconnect").path)
+        // Before icared: the unit grants KDE Connect's folder only where it is there when icared starts.
+        let phone = try KDEConnectRig(busAddress: service.bus.address,
+                                      settingsFolder: service.home.appendingPathComponent("config/kdeconnect").path)
         parts.append(phone.stop)
         try phone.pair()
 
