@@ -60,8 +60,11 @@ extension Daemon {
         // 3. The desktop's notification, and the idle watch's threshold (a break's length of idleness is a rest).
         notifier?.update(status: status, settings: settings)
         parts.presence?.setIdleThreshold(seconds: settings.breakDuration)
-        // 4. The ring in the panel, with the phones and whether iCare sees everything here in its menu.
-        parts.statusItem?.update(status: status, settings: settings, timeScale: engine.timeScale)
+        // 4. The ring in the panel; its place follows the `StatusItem` setting too.
+        if let item = parts.statusItem {
+            item.update(status: status, settings: settings, timeScale: engine.timeScale)
+            facts.desktop.ring = Daemon.ring(item.place)
+        }
         // 5. What is announced (`SoundPlayedBy`, `Capabilities`, …) is made last, in `afterChange`:
         //    it reads the facts the followers above may have reported (the ring's place).
     }

@@ -54,13 +54,14 @@ extension Notifier {
                 let capabilities = Set(caps?.first?.strings ?? [])
                 let profile = NotificationProfile(name: name, version: version, capabilities: capabilities)
                 self.profile = profile
-                self.onProfileChange?()
                 self.log.info("Notification server found: \(name.isEmpty ? "(no name)" : name) \(version), drawn as \(profile.family.rawValue) (capabilities: \(capabilities.sorted().joined(separator: " "))).")
                 if let left, left.server == newOwner, self.id == 0 {
                     self.id = left.id
                     self.adopted = true
                     self.log.info("Notification \(left.id), left on screen by an earlier icared, is replaced or closed.")
                 }
+                // Last: the daemon's pass that follows it updates this notifier, which is ready for it now.
+                self.onProfileChange?()
                 self.reconcile()
             }
         }
