@@ -37,6 +37,8 @@ import TestSupport
         set("Sound", "b", "false", changed: ["Sound", "SoundPlayedBy", "Capabilities"]),
         set("FullScreenReminders", "b", "true", changed: ["FullScreenReminders"]),
         set("FullScreenReminders", "b", "true", changed: []),
+        // The ring turned off: what iCare can see here says so at once.
+        set("StatusItem", "b", "false", changed: ["StatusItem", "Capabilities"]),
     ]
 
     @Test func aSessionAnnouncesEachChangeOnceNamingExactlyWhatChanged() throws {
