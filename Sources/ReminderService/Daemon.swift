@@ -27,17 +27,17 @@ public final class Daemon {
     let log: Log
     let paths: XDGPaths
     let calendar: any LocalCalendar
-    /// The engine; changed only by `apply` and `call`, each followed by the pass.
+    /// The engine; built again once the desktop is known, then changed only by `apply` and `call`, each followed by the pass.
     var engine: ReminderEngine
     var bus: Connection?
     var object: ExportedObject?
-    /// The components, each made by its `start*` function (Daemon+Parts).
+    /// The components, each made by its `start*` function (DaemonParts).
     var parts = Parts()
     /// What the watchers last reported.
     var facts = Facts()
-    /// What the interface shows, as last announced: its properties read it (Daemon+Calls).
+    /// What the interface shows, as last announced: its properties read it (ReminderInterface+Properties).
     var announced: Announced
-    /// The config file, the history, the saved schedule and what is kept about them (Daemon+Parts).
+    /// The config file, the history, the saved schedule and what is kept about them (DaemonParts).
     var files: Files
     /// Whether the desktop is known yet, and whether a pass is under way (Daemon+Followers).
     var pass = Pass()
