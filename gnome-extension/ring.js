@@ -1,6 +1,6 @@
 // The ring: what it shows for a status of icared (pure, the time given) and
 // how it is drawn. The same looks, colours and steps as the panel item's
-// ring (Sources/StatusItem/RingFace.swift and RingIcon.swift).
+// ring (Sources/RingDrawing/RingFace.swift and RingRenderer.swift).
 
 const MICRO = 1000000;
 

@@ -18,8 +18,9 @@ import TestSupport
 ///    lists the desktops, panels, notification servers and phone bridges people know, each with a family
 ///    (`xfce4-panel` is XFCE). The versions run are those the claims table's second column gives each
 ///    name (`GNOME Shell 48.7 and 50.5`); a family is run when one of its names has a version there. On
-///    README.md, docs/using.md, docs/install.md, the app's AppStream description and docs/desktops.md
-///    itself, outside code and link targets: a desktop of a family not run, a version after a name that
+///    `claimPages` (the pages a person reads: README.md, docs/using.md, docs/install.md, docs/configuration.md,
+///    docs/flatpak.md, docs/phones.md, the extension's README), the app's AppStream description and
+///    docs/desktops.md itself, outside code and link targets: a desktop of a family not run, a version after a name that
 ///    is no prefix of a version run for it (`GNOME 48` is 48.7, `GNOME 44` is none), and an open range
 ///    after a name (`48+`, `48 and later`) are each a problem — except in docs/desktops.md's section
 ///    "Not verified, and why", where what was not run is said as such. A paragraph is read as one line,
@@ -35,7 +36,8 @@ import TestSupport
     static let capabilities = ["Start, Snooze and Skip", "full screen", "ring", "do-not-disturb", "sounds",
                                "calls, screen shares", "time away", "phones"]
     /// The pages whose claims about desktops are checked besides docs/desktops.md.
-    static let claimPages = ["README.md", "docs/using.md", "docs/install.md"]
+    static let claimPages = ["README.md", "docs/using.md", "docs/install.md", "docs/configuration.md", "docs/flatpak.md",
+                             "docs/phones.md", "gnome-extension/README.md"]
     static let metainfo = "data/org.icare.Reminder.metainfo.xml.in"
 
     struct Desktop {

@@ -5,7 +5,7 @@ import TestSupport
 /// button (a `menu` in the accessibility tree, named after the item), the ring
 /// in a screenshot, and the menu a single left click opens.
 extension GnomeDesktop {
-    /// The ring's colours (Sources/StatusItem/RingIcon.swift). The extension draws the pixmap through a
+    /// The ring's colours (Sources/RingDrawing/RingRenderer.swift). The extension draws the pixmap through a
     /// colour effect, so a pixel is the ring's when each channel is within 24 of these (the static
     /// eye's teal, #2a9d7c, is not within that of any of them).
     static let blue: [Int] = [0x35, 0x84, 0xE4], orange: [Int] = [0xE6, 0x61, 0x00], green: [Int] = [0x2E, 0xC2, 0x7E]

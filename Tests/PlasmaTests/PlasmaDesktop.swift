@@ -12,7 +12,7 @@ final class PlasmaDesktop: @unchecked Sendable {
     private var pointer: VirtualPointer?
     private var menuWatcher: PopupMenuWatcher?
 
-    /// The ring's colours (RingIcon): blue counting down to the break, orange when it is due.
+    /// The ring's colours (RingRenderer): blue counting down to the break, orange when it is due.
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], orange: [UInt8] = [0xE6, 0x61, 0x00]
 
     /// A Plasma session and the installed icared (not started yet), with `config`.

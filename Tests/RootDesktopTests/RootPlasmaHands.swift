@@ -6,7 +6,7 @@ import TestSupport
 /// Xvfb), the accessibility tree read by the root's own libatspi, and the tray's open menu (see
 /// `RootMenuWatcher`). The Plasma 5.27 suite's `PlasmaDesktop` does the same on Debian 12.
 extension RootPlasma {
-    /// The ring's colours (RingIcon): blue counting down to the break, orange when it is due.
+    /// The ring's colours (RingRenderer): blue counting down to the break, orange when it is due.
     static let blue: [UInt8] = [0x35, 0x84, 0xE4], orange: [UInt8] = [0xE6, 0x61, 0x00]
     /// Two colours of the installed icon org.icare.Reminder.svg: its teal arc and pupil ring, its pale disc.
     static let iconTeal: [UInt8] = [0x2A, 0x9D, 0x7C], iconPale: [UInt8] = [0xE8, 0xF4, 0xF0]

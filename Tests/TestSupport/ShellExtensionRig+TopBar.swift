@@ -3,7 +3,7 @@ import Foundation
 /// What the top bar shows of iCare's extension: the indicator's place and
 /// words (Eval), its ring's pixels (a screenshot), and its menu.
 extension ShellExtensionRig {
-    /// The ring's looks and their colours: `RingIcon.colour` (Sources/StatusItem/RingIcon.swift), which
+    /// The ring's looks and their colours: `RingRenderer.colour` (Sources/RingDrawing/RingRenderer.swift), which
     /// ShellExtensionTests also checks ring.js against.
     public enum Look: String, Sendable, CaseIterable {
         case waiting, due, `break`, snoozed, paused
