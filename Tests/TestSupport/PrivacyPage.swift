@@ -15,6 +15,9 @@ public struct PrivacyPage: Sendable {
         "### Names icared calls, watches or owns on the session bus": ("icared", "session bus"),
         "### Names icared calls or watches on the system bus": ("icared", "system bus"),
         "### dconf folders icared follows": ("icared", "dconf"),
+        "### Files the app writes": ("icare", "files"),
+        "### Sockets the app connects to": ("icare", "sockets"),
+        "### Names the app calls, watches or owns on the session bus": ("icare", "session bus"),
     ]
 
     public struct Row: Sendable {
@@ -84,13 +87,14 @@ public struct PrivacyPage: Sendable {
         return out
     }
 
-    /// The row that lists `item` of `kind`: the same item, or for files the longest folder (`…/`) above it,
+    /// The row that lists `item` of `kind`: the same item, or for files the longest folder (`…/`) at or above it,
     /// among the program's files and the system's files.
     public func row(for item: String, kind: String, program: String) -> Row? {
         let candidates = rows.filter { $0.program == program && ($0.kind == kind || (kind == "files" && $0.kind == "system files")) }
         if let exact = candidates.first(where: { $0.item == item }) { return exact }
         guard kind == "files" else { return nil }
-        return candidates.filter { $0.item.hasSuffix("/") && item.hasPrefix($0.item) }.max { $0.item.count < $1.item.count }
+        // A folder's row (`…/`) holds the folder itself too (made by the program).
+        return candidates.filter { $0.item.hasSuffix("/") && (item + "/").hasPrefix($0.item) }.max { $0.item.count < $1.item.count }
     }
 
     /// Where the page and `record` (of `programs`) disagree, one sentence each: what was done and is not

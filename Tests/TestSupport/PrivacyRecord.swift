@@ -32,7 +32,7 @@ public struct PrivacyRecord: Sendable {
 
 /// Turns a test's paths into the page's words: the test's home is `~`, its XDG folders the usual ones,
 /// a process id `<pid>`, a day's file `DAY`, a paired phone's id `PHONE`, another entry of KDE
-/// Connect's folder `ENTRY`, a machine's id `MACHINE`.
+/// Connect's folder `ENTRY`, a machine's id `MACHINE`, a shader in Mesa's cache `SHADER`.
 public struct PathNormalizer: Sendable {
     /// Longest first: (the test's path, the page's word).
     public let replacements: [(String, String)]
@@ -55,6 +55,8 @@ public struct PathNormalizer: Sendable {
                                    options: .regularExpression)
         // libcanberra's cache, named after the machine's id and the architecture.
         p = p.replacingOccurrences(of: #"/event-sound-cache\.tdb\.[^/]+$"#, with: "/event-sound-cache.tdb.MACHINE", options: .regularExpression)
+        // Mesa's shader cache (GTK's OpenGL renderer): a folder per hash's first byte, a file per shader.
+        p = p.replacingOccurrences(of: #"/mesa_shader_cache/[0-9a-f]{2}(/[0-9a-f]+(\.tmp)?)?$"#, with: "/mesa_shader_cache/SHADER", options: .regularExpression)
         p = p.replacingOccurrences(of: #"\.[0-9]+\.tmp$"#, with: ".<pid>.tmp", options: .regularExpression)
         p = p.replacingOccurrences(of: #"/history/[0-9]{4}-[0-9]{2}-[0-9]{2}"#, with: "/history/DAY", options: .regularExpression)
         p = p.replacingOccurrences(of: #"^/proc/[0-9]+/"#, with: "/proc/self/", options: .regularExpression)
