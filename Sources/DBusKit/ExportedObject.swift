@@ -6,8 +6,6 @@ public final class ExportedObject {
     public let path: ObjectPath
     public let interfaces: [Interface]
     weak var connection: Connection?
-    private var trackingDepth = 0
-    private var trackedBefore: [InterfaceName: [String: DBusValue]] = [:]
     /// The last GetAll reply per interface name with the values it carried:
     /// when the values are unchanged the reply is copied instead of
     /// marshalled again (libdbus's marshalling is most of a GetAll's cost).
@@ -48,39 +46,6 @@ public final class ExportedObject {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
         connection?.send(.signal(path: path, interface: .properties, member: MemberName("PropertiesChanged"),
                                  arguments: [.string(interface.rawValue), .vardict(changed), .strings(invalidated)]))
-    }
-
-    /// Runs `body`, then emits one `PropertiesChanged` per interface for every
-    /// property whose value differs from before. Nested calls emit once, at the end of the outermost.
-    public func trackingChanges<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        if trackingDepth == 0 { trackedBefore = currentValues() }
-        trackingDepth += 1
-        defer {
-            trackingDepth -= 1
-            if trackingDepth == 0 { emitDifferences() }
-        }
-        return try body()
-    }
-
-    private func currentValues() -> [InterfaceName: [String: DBusValue]] {
-        var all: [InterfaceName: [String: DBusValue]] = [:]
-        for iface in interfaces {
-            var values: [String: DBusValue] = [:]
-            for p in iface.properties where p.emitsChange == .true || p.emitsChange == .invalidates { values[p.name] = p.read() }
-            all[iface.name] = values
-        }
-        return all
-    }
-
-    private func emitDifferences() {
-        let after = currentValues()
-        for iface in interfaces {
-            let before = trackedBefore[iface.name] ?? [:]
-            let now = after[iface.name] ?? [:]
-            let names = iface.properties.map(\.name).filter { now[$0] != nil && before[$0] != now[$0] }
-            emitPropertiesChanged(iface.name, names)
-        }
-        trackedBefore = [:]
     }
 
     // MARK: dispatch

@@ -21,12 +21,16 @@ import LoopSupport
                 Interface("org.example.Thing", doc: "A thing for tests.", methods: [
                     Method("Add", in: [Argument("n", "u")], out: [Argument("total", "u")], doc: "Adds n.") { call throws(DBusError) in
                         guard let n = call.arguments[0].uint32, n < 100 else { throw DBusError.invalidArgs("n must be below 100.") }
-                        object!.trackingChanges { counter.value += n }
+                        counter.value += n
+                        object!.emitPropertiesChanged(InterfaceName("org.example.Thing"), ["Count"])
                         return [.uint32(counter.value)]
                     },
                 ], properties: [
                     Property("Count", "u", doc: "The count.", read: { .uint32(counter.value) },
-                             write: { v throws(DBusError) in object!.trackingChanges { counter.value = v.uint32! } }),
+                             write: { v throws(DBusError) in
+                                 counter.value = v.uint32!
+                                 object!.emitPropertiesChanged(InterfaceName("org.example.Thing"), ["Count"])
+                             }),
                     Property("Name", "s", doc: "Read-only.", read: { .string("thing") }),
                 ], signals: [SignalDescription("Poked", [Argument("n", "u")], doc: "Poked.")]),
             ])

@@ -454,8 +454,9 @@ import TestSupport
         // ExecStartPre= makes; the runtime folder is the unit's RuntimeDirectory=, made before icared starts.
         let entries = try tree(s.home.path)
         let allowed = ["config/icare/", ".local/state/icare/"]
+        // The harness's own: the log, the folders the unit makes, and the app's welcome-seen (the app's folder, not icared's).
         let harness: Set<String> = ["icared.log", "runtime", "runtime/icare", "config", ".local", ".local/state", "config/icare",
-                                    ".local/state/icare"]
+                                    ".local/state/icare", ".local/state/icare-app", ".local/state/icare-app/welcome-seen"]
         let stray = entries.keys.filter { path in !harness.contains(path) && !allowed.contains { path.hasPrefix($0) } }
         #expect(stray.isEmpty, "written outside XDG_CONFIG_HOME/icare and XDG_STATE_HOME/icare: \(stray.sorted())")
         #expect(entries.keys.filter { $0.hasPrefix("runtime/icare/") }.isEmpty, "nothing left in XDG_RUNTIME_DIR/icare: \(entries.keys.sorted())")
