@@ -7,7 +7,8 @@ import Foundation
 /// desktop runs, as that test suite shows, not in the watched session; also `only with …`, `only in …`),
 /// or `watched; VERB only on DESKTOP (\`Suite\`)` for a verb of the row done only there.
 public struct PrivacyPage: Sendable {
-    /// The page's headings and the record's kinds, for icared (`icared`) and the app (`icare`).
+    /// The page's headings and the record's kinds, for icared (`icared`), the app (`icare`) and the Flatpak's
+    /// icared (`icared in the Flatpak`).
     public static let kinds: [String: (program: String, kind: String)] = [
         "### Files icared opens": ("icared", "files"),
         "### The system's files icared reads": ("icared", "system files"),
@@ -18,6 +19,10 @@ public struct PrivacyPage: Sendable {
         "### Files the app writes": ("icare", "files"),
         "### Sockets the app connects to": ("icare", "sockets"),
         "### Names the app calls, watches or owns on the session bus": ("icare", "session bus"),
+        "### Files the Flatpak's icared opens": ("icared in the Flatpak", "files"),
+        "### Sockets the Flatpak's icared opens": ("icared in the Flatpak", "sockets"),
+        "### Names the Flatpak's icared calls, watches or owns on the session bus": ("icared in the Flatpak", "session bus"),
+        "### dconf folders the Flatpak's icared follows": ("icared in the Flatpak", "dconf"),
     ]
 
     public struct Row: Sendable {
