@@ -2,7 +2,7 @@ import Foundation
 
 /// A program watched by strace for docs/privacy.md (PrivacyWatchTests): every file it opens, creates,
 /// renames, removes, changes the mode of, watches or checks for, every program it runs, every socket it opens,
-/// connects or sends to. strace runs around scripts/unit-sandbox (the sandbox's system call filter has
+/// connects or sends to, in the processes and threads it starts. strace runs around scripts/unit-sandbox (the sandbox's system call filter has
 /// no ptrace, so strace cannot run inside it); only what follows the sandbox's `execve` of the program,
 /// in that process and the processes it starts, is the program's.
 public final class SyscallWatch: @unchecked Sendable {
@@ -22,7 +22,7 @@ public final class SyscallWatch: @unchecked Sendable {
     /// What goes before the sandbox's command: one output file per process (`trace.PID`), file
     /// descriptors shown with their paths.
     public var launcher: [String] {
-        [strace, "-ff", "-qq", "-y", "-s", "1024", "-o", directory.appendingPathComponent("trace").path,
+        [strace, "-ff", "-qq", "-y", "--pidns-translation", "-s", "1024", "-o", directory.appendingPathComponent("trace").path,
          "-e", "trace=" + Self.syscalls.joined(separator: ","), "--"]
     }
 
@@ -44,12 +44,22 @@ public final class SyscallWatch: @unchecked Sendable {
         while let pid = queue.popLast() {
             for line in mine[pid] ?? [] {
                 guard ["clone(", "clone3(", "fork(", "vfork("].contains(where: { line.hasPrefix($0) }),
-                      let child = line.split(separator: " ").last.flatMap({ Int32($0) }), child > 0, mine[child] == nil else { continue }
+                      let child = Self.child(line), child > 0, mine[child] == nil else { continue }
                 mine[child] = files[child] ?? []
                 queue.append(child)
             }
         }
         return mine
+    }
+
+    /// The process a clone or fork made, as strace names its output file: inside a sandbox's PID namespace
+    /// (Flatpak's bwrap) the call returns the namespace's id, which `--pidns-translation` follows with
+    /// strace's own (`= 2 /* 5170 in strace's PID NS */`).
+    static func child(_ line: Substring) -> Int32? {
+        if let comment = line.range(of: " /* "), line.hasSuffix(" in strace's PID NS */") {
+            return line[comment.upperBound...].split(separator: " ").first.flatMap { Int32($0) }
+        }
+        return line.split(separator: " ").last.flatMap { Int32($0) }
     }
 
     /// The record of the program's processes, normalized; and how many times each (normalized) unix
