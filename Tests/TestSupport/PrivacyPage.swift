@@ -4,8 +4,9 @@ import Foundation
 /// rows are `| \`ITEM\` | VERBS | what for | WHERE |`: ITEM a path (one ending in `/` stands for all
 /// under it), a socket, a bus name or a dconf folder; VERBS the words of `PrivacyRecord`, comma-separated;
 /// WHERE `watched` (the program's watching test records it here: PrivacyWatchTests, AppPrivacyWatchTests,
-/// FlatpakSandboxTests) or `only on DESKTOP (\`Suite\`)` (done where that desktop runs, as that test suite shows, not in the watched session; also `only with …`, `only in …`),
-/// or `watched; VERB only on DESKTOP (\`Suite\`)` for a verb of the row done only there.
+/// FlatpakSandboxTests) or `only on DESKTOP (\`Suite\`)` (done where that desktop runs, as that test suite
+/// shows, not in the watched session; also `only with …`, `only in …`), or `watched; VERB only on DESKTOP
+/// (\`Suite\`)` for a verb of the row done only there.
 public struct PrivacyPage: Sendable {
     /// The page's headings and the record's kinds, for icared (`icared`), the app (`icare`) and the Flatpak's
     /// icared (`icared in the Flatpak`).
