@@ -16,10 +16,10 @@ class FollowedProviderWatcher: DndWatcher {
     var identified = false
     private var changes: [SignalSubscription] = []
 
-    init(source: String, context: WatcherContext, name: String) {
+    init(source: String, context: WatcherContext, name: BusName) {
         self.source = source
         self.context = context
-        server = BusNameFollower(connection: context.connection, name: BusName(name))
+        server = BusNameFollower(connection: context.connection, name: name)
     }
 
     /// The provider's change signals; subclasses subscribe them.

@@ -17,7 +17,7 @@ class ServerPropertyWatcher: FollowedProviderWatcher {
         self.path = path
         self.interface = interface
         self.property = property
-        super.init(source: source, context: context, name: "org.freedesktop.Notifications")
+        super.init(source: source, context: context, name: BusName("org.freedesktop.Notifications"))
     }
 
     override func subscribe() -> [SignalSubscription] {

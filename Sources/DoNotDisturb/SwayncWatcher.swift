@@ -11,7 +11,7 @@ final class SwayncWatcher: FollowedProviderWatcher {
     static let signatures = ["Subscribe": "ubb", "SubscribeV2": "ubbb"]
 
     init(context: WatcherContext) {
-        super.init(source: DndSource.swaync, context: context, name: "org.erikreider.swaync.cc")
+        super.init(source: DndSource.swaync, context: context, name: BusName("org.erikreider.swaync.cc"))
     }
 
     override func subscribe() -> [SignalSubscription] {

@@ -14,7 +14,7 @@ final class XfceWatcher: FollowedProviderWatcher {
     static let signatures = ["PropertyChanged": "ssv", "PropertyRemoved": "ss"]
 
     init(context: WatcherContext) {
-        super.init(source: DndSource.xfce, context: context, name: "org.xfce.Xfconf")
+        super.init(source: DndSource.xfce, context: context, name: BusName("org.xfce.Xfconf"))
     }
 
     override func subscribe() -> [SignalSubscription] {
