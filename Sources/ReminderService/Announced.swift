@@ -18,9 +18,9 @@ struct Facts: Equatable {
     var doNotDisturbSource = ""
     /// GNOME's own eyesight breaks are on.
     var desktopEyeBreaks = false
-    /// Who would play the sounds with the `Sound` setting on: the server, icared, or none (the
-    /// desktop's event sounds are off); icared until the sounds start.
-    var soundWay = SoundWay.icared
+    /// The desktop's event sounds are on, as the sounds last heard it; nil until the sounds start
+    /// (until then icared is the one to play them).
+    var desktopSounds: Bool?
     /// The notification server plays `sound-name` itself.
     var serverPlaysSound = false
     /// The phones as `Phones` lists them, and what they ask of the notifier after a reminder.
@@ -60,7 +60,8 @@ struct Announced: Equatable, Sendable {
         busy = Announced.held(facts.busy, settings)
         doNotDisturbSource = status.doNotDisturb ? facts.doNotDisturbSource : ""
         desktopEyeBreaks = facts.desktopEyeBreaks
-        soundPlayedBy = (settings.sound ? facts.soundWay : .none).rawValue
+        soundPlayedBy = SoundWay(sound: settings.sound, desktopAllows: facts.desktopSounds ?? true,
+                                 serverPlays: facts.desktopSounds != nil && facts.serverPlaysSound).rawValue
         phones = facts.phones
         configProblems = facts.configProblems
         sandboxLimits = Announced.sandboxLimitOrder.filter(facts.sandboxLimits.contains)

@@ -26,7 +26,6 @@ extension Daemon {
         notifier.onProfileChange = { [unowned self, unowned notifier] in
             self.facts.desktop.server = notifier.serverFact
             self.facts.serverPlaysSound = notifier.profile?.sound ?? false
-            self.facts.soundWay = self.parts.sounds?.way(sound: true, serverPlays: self.facts.serverPlaysSound) ?? .icared
             self.report()
         }
         // It follows the status and the effects from Daemon+Followers.

@@ -10,17 +10,14 @@ extension Daemon {
     func startSounds() {
         let sounds = EventSounds(loop: loop, log: log)
         parts.sounds = sounds
-        // Who would play them (`SoundPlayedBy` with the `Sound` setting on): the desktop's switch or the server changed it.
-        let heard = { [unowned self, unowned sounds] in
-            self.facts.soundWay = sounds.way(sound: true, serverPlays: self.facts.serverPlaysSound)
-        }
-        sounds.onChange = { [unowned self] in
-            heard()
+        // The desktop's switch, a fact from which `Announced` says who plays them (`SoundPlayedBy`).
+        sounds.onChange = { [unowned self, unowned sounds] in
+            self.facts.desktopSounds = sounds.desktopAllows
             self.report()
         }
         if let dconf = parts.dnd?.dconf { sounds.follow(dconf) }
         // From here on the effects are heard, and the notifier is kept quiet while icared plays:
         // both from Daemon+Followers.
-        heard()
+        facts.desktopSounds = sounds.desktopAllows
     }
 }

@@ -11,6 +11,15 @@ public enum SoundWay: String, Sendable {
     case icared
     /// None: `Sound` is off, or the desktop's event sounds are off.
     case none
+
+    /// Who plays the sounds with this `Sound` setting, the desktop's event-sounds switch and server.
+    public init(sound: Bool, desktopAllows: Bool, serverPlays: Bool) {
+        guard sound, desktopAllows else {
+            self = .none
+            return
+        }
+        self = serverPlays ? .notificationServer : .icared
+    }
 }
 
 /// What the moment of an effect is like, as the daemon knows it.
@@ -78,12 +87,6 @@ public final class EventSounds {
         }
     }
 
-    /// Who plays the sounds with this `Sound` setting and server.
-    public func way(sound: Bool, serverPlays: Bool) -> SoundWay {
-        guard sound, desktopAllows else { return .none }
-        return serverPlays ? .notificationServer : .icared
-    }
-
     /// The sound an effect calls for, if any, whoever plays it.
     public static func sound(for effect: ReminderEffect) -> String? {
         switch effect {
@@ -96,7 +99,7 @@ public final class EventSounds {
     /// Plays the effect's sound when icared is the one to play it and the moment allows one.
     public func perform(_ effect: ReminderEffect, _ moment: SoundMoment) {
         guard let name = Self.sound(for: effect) else { return }
-        guard way(sound: moment.sound, serverPlays: moment.serverPlays) == .icared else { return }
+        guard SoundWay(sound: moment.sound, desktopAllows: desktopAllows, serverPlays: moment.serverPlays) == .icared else { return }
         if moment.doNotDisturb || moment.busy {
             log.debug("Sound: \(name) not played (\(moment.doNotDisturb ? "do-not-disturb" : "busy")).")
             return

@@ -31,10 +31,13 @@ import SystemdKit
     }
 
     @Test func whoPlaysTheSounds() {
-        #expect(sounds.way(sound: true, serverPlays: false) == .icared)
-        #expect(sounds.way(sound: true, serverPlays: true) == .notificationServer)
-        #expect(sounds.way(sound: false, serverPlays: false) == .none)
-        #expect(sounds.way(sound: false, serverPlays: true) == .none)
+        #expect(sounds.desktopAllows, "the desktop's event sounds count as on until dconf says otherwise")
+        #expect(SoundWay(sound: true, desktopAllows: true, serverPlays: false) == .icared)
+        #expect(SoundWay(sound: true, desktopAllows: true, serverPlays: true) == .notificationServer)
+        #expect(SoundWay(sound: false, desktopAllows: true, serverPlays: false) == .none)
+        #expect(SoundWay(sound: false, desktopAllows: true, serverPlays: true) == .none)
+        #expect(SoundWay(sound: true, desktopAllows: false, serverPlays: true) == .none)
+        #expect(SoundWay(sound: true, desktopAllows: false, serverPlays: false) == .none)
         #expect(SoundWay.notificationServer.rawValue == "notification-server")
     }
 
