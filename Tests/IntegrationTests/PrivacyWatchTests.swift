@@ -21,8 +21,10 @@ import LoopSupport
 /// pipewire-pulse (a server without the `sound` capability); the ring drawn by the Shell extension's
 /// name, then in a tray (a StatusNotifierWatcher) once the extension is gone;
 /// GNOME's eyesight breaks; a real kdeconnectd paired with the fake phone;
-/// a setting changed. Then a short Plasma session (`watchPlasmaSession`). What only another desktop
-/// shows is marked on the page with it and its test.
+/// a setting changed. Then short sessions on Plasma, XFCE, sway, Cinnamon and MATE, and GNOME with
+/// GSConnect (PrivacyWatchTests+Desktops.swift). What no watched session shows (the Flatpak's, an icared
+/// systemd did not start)
+/// is marked on the page with the desktop and the test that shows it.
 @Suite(.serialized) struct PrivacyWatchTests {
     static let config = "BreakDuration = 10s\nPhoneReminders = true\n"
     static let arguments = ["--debug", "--time-scale", "300"]
@@ -35,6 +37,11 @@ import LoopSupport
     @Test func thePrivacyPageListsExactlyWhatIcaredDid() throws {
         var record = try Self.watchSession()
         record.merge(try Self.watchPlasmaSession())
+        record.merge(try Self.watchXfceSession())
+        record.merge(try Self.watchSwaySession())
+        record.merge(try Self.watchCinnamonSession())
+        record.merge(try Self.watchMateSession())
+        record.merge(try Self.watchGSConnectSession())
         print("PrivacyWatchTests: what icared did, as docs/privacy.md words it:\n\(record.text)")
         let page = try PrivacyPage.read()
         let problems = page.compare(record, programs: ["icared"])
@@ -110,51 +117,6 @@ import LoopSupport
         }
 
         return try watched.finish(normalize: normalizer(service: service, system: system, notify: notify.path, phone: phone.deviceId))
-    }
-
-    /// A short Plasma session: the desktop in use (`org.kde.plasmashell`), KDE's do-not-disturb switch
-    /// on Plasma's notification server, and KDE's screen saver locking and unlocking; no PipeWire, no
-    /// dconf database and no logind yet, which icared waits for.
-    static func watchPlasmaSession() throws -> PrivacyRecord {
-        let notify = try NotifySocket()
-        let rig = try DndDconfRig(desktop: "KDE", shells: ["org.kde.plasmashell"])
-        let service = rig.service
-        var parts: [() -> Void] = []
-        defer {
-            for stop in parts.reversed() { stop() }
-            rig.stop()
-        }
-        let draining = Box(true)
-        Thread { while draining.value { _ = notify.collect(for: 0.2) } }.start()
-        parts.append { draining.value = false }
-        // Its own system bus, with nothing on it (the default one is the machine's); the notify socket.
-        let system = try PrivateBus(system: true)
-        parts.append(system.stop)
-        service.launcher = ["/usr/bin/env", "NOTIFY_SOCKET=\(notify.path)", "DBUS_SYSTEM_BUS_ADDRESS=\(PresenceRig.withoutGUID(system))"]
-        let watched = try WatchedICared(service: service, system: system)
-        parts.append(watched.stop)
-        let plasma = PlasmaNotifications()
-        try plasma.appear(on: rig.desktop, address: service.bus.address)
-        let screenSaver = try PresenceMock(address: service.bus.address, name: "org.freedesktop.ScreenSaver", arguments: [
-            "-m", "dbusmock", "--template", try DBusMockTemplates.freedesktopScreenSaver(in: service.home),
-        ])
-        parts.append(screenSaver.kill)
-        let pid = try watched.start()
-        parts.append { kill(pid, SIGKILL) }
-        do {
-            step("Plasma: do not disturb")
-            try rig.desktop.sync { plasma.setInhibited(true) }
-            try waitProperty(service, "DoNotDisturb", "b true")
-            try rig.desktop.sync { plasma.setInhibited(false) }
-            try waitProperty(service, "DoNotDisturb", "b false")
-            step("Plasma: the screen locked")
-            _ = try screenSaver.call("/ScreenSaver", "org.freedesktop.ScreenSaver", "SetActive", ["b", "true"])
-            #expect(try waitUntil(timeout: 10) { try service.string("PauseReason") == "locked" }, "log:\n\(service.log)")
-            _ = try screenSaver.call("/ScreenSaver", "org.freedesktop.ScreenSaver", "SetActive", ["b", "false"])
-        } catch {
-            throw HarnessError("\(error)\nicared's log:\n\(service.log)")
-        }
-        return try watched.finish(normalize: normalizer(service: service, system: system, notify: notify.path, phone: nil))
     }
 
     static func step(_ what: String) { print("PrivacyWatchTests: \(what)") }
@@ -233,72 +195,18 @@ import LoopSupport
     }
 
     /// The test's places in the page's words.
-    static func normalizer(service: ServiceHarness, system: PrivateBus?, notify: String, phone: String?) -> PathNormalizer {
+    static func normalizer(service: ServiceHarness, system: PrivateBus?, notify: String, phone: String?,
+                           places: [(String, String)] = []) -> PathNormalizer {
         let home = service.home.path
         let folder = URL(fileURLWithPath: icared).deletingLastPathComponent()
         let socket = { (address: String) in
             address.split(separator: ",").first.map { String($0.dropFirst("unix:path=".count)) } ?? address
         }
-        return PathNormalizer(replacements: [
+        return PathNormalizer(replacements: places + [
             (home + "/config", "~/.config"), (home + "/.local/state", "~/.local/state"), (home + "/runtime", "$XDG_RUNTIME_DIR"),
             (home, "~"), (socket(service.bus.address), "$DBUS_SESSION_BUS_ADDRESS"),
             (notify, "$NOTIFY_SOCKET"), (folder.path, "PREFIX/bin"), (folder.deletingLastPathComponent().path, "PREFIX"),
         ] + (system.map { [(socket($0.address), "$DBUS_SYSTEM_BUS_ADDRESS")] } ?? []), phoneIDs: phone.map { [$0] } ?? [])
-    }
-}
-
-/// icared started by `service` as installed, under strace, with a monitor on its buses; `finish` stops it
-/// (SIGTERM) and gives what it did.
-final class WatchedICared {
-    let service: ServiceHarness
-    let session: BusRecorder
-    let system: BusRecorder?
-    let syscalls: SyscallWatch
-    private var pid: pid_t?
-
-    init(service: ServiceHarness, system: PrivateBus?) throws {
-        self.service = service
-        session = try BusRecorder(address: service.bus.address)
-        self.system = try system.map { try BusRecorder(address: $0.address) }
-        syscalls = try SyscallWatch()
-    }
-
-    /// Starts icared (after `service.launcher`'s own words) inside its unit's sandbox, under strace; its process id.
-    func start() throws -> pid_t {
-        service.bare = true
-        service.program = PrivacyWatchTests.icared
-        service.launcher = syscalls.launcher + service.launcher + [ServiceHarness.unitSandbox, ServiceHarness.unitTemplate, "--"]
-        try service.start(arguments: PrivacyWatchTests.arguments)
-        guard let pid = try service.ownerProcess(of: "org.icare.Reminder") else { throw HarnessError("icared left the bus; log:\n\(service.log)") }
-        self.pid = pid
-        return pid
-    }
-
-    /// Stops icared and strace; the record, normalized.
-    func finish(normalize: PathNormalizer) throws -> PrivacyRecord {
-        guard let pid else { throw HarnessError("icared was not started") }
-        let sessionNames = try session.connections(of: [pid]), systemNames = try system?.connections(of: [pid]) ?? []
-        kill(pid, SIGTERM)
-        guard let strace = service.process, waitUntil(timeout: 10, { !strace.isRunning }) else {
-            throw HarnessError("icared did not stop on SIGTERM; log:\n\(service.log)")
-        }
-        var record = PrivacyRecord()
-        session.record(sessionNames, as: "session bus", into: &record)
-        system?.record(systemNames, as: "system bus", into: &record)
-        let (files, connects) = try syscalls.record(of: PrivacyWatchTests.icared, normalize: normalize)
-        record.merge(files)
-        // Every connection icared made to a bus was told by its process id: none went unrecorded.
-        #expect(connects["$DBUS_SESSION_BUS_ADDRESS", default: 0] == sessionNames.count,
-                "icared connected to the session bus \(connects["$DBUS_SESSION_BUS_ADDRESS", default: 0]) times; recorded: \(sessionNames)")
-        #expect(connects["$DBUS_SYSTEM_BUS_ADDRESS", default: 0] == systemNames.count,
-                "icared connected to the system bus \(connects["$DBUS_SYSTEM_BUS_ADDRESS", default: 0]) times; recorded: \(systemNames)")
-        return record
-    }
-
-    func stop() {
-        session.stop()
-        system?.stop()
-        syscalls.remove()
     }
 }
 

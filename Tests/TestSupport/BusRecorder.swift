@@ -18,6 +18,22 @@ public final class BusRecorder: @unchecked Sendable {
             return !messages.isEmpty
         }
         guard seen else { throw HarnessError("busctl monitor saw nothing on \(address)") }
+        // The names owned before the monitor began (no NameOwnerChanged for them will come): each one's owner.
+        for name in try Self.call(address, "ListNames").filter({ !$0.hasPrefix(":") && $0 != "org.freedesktop.DBus" }) {
+            if let owner = try Self.call(address, "GetNameOwner", "s", name).first { ownedAtStart[owner, default: []].insert(name) }
+        }
+    }
+
+    /// Names owned when the recorder began, by their owners' unique names.
+    private var ownedAtStart: [String: Set<String>] = [:]
+
+    /// A call to the bus itself; the strings of its reply (none when it fails).
+    static func call(_ address: String, _ method: String, _ arguments: String...) throws -> [String] {
+        let r = try Subprocess.run(["busctl", "--address=\(address)", "--json=short", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                    "org.freedesktop.DBus", method] + arguments)
+        guard r.status == 0, let reply = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+              let data = reply["data"] as? [Any] else { return [] }
+        return data.flatMap { ($0 as? [String]) ?? ($0 as? String).map { [$0] } ?? [] }
     }
 
     public var messages: [[String: Any]] {
@@ -37,7 +53,7 @@ public final class BusRecorder: @unchecked Sendable {
 
     /// What `uniques` did, as `kind` ("session bus", "system bus") items of `record`.
     public func record(_ uniques: Set<String>, as kind: String, into record: inout PrivacyRecord) {
-        var owned: [String: Set<String>] = [:]   // unique name → the names it owns
+        var owned = ownedAtStart                  // unique name → the names it owns
         var known = Set<String>()                 // the names the program watches
         for message in messages {
             let type = message["type"] as? String, member = message["member"] as? String

@@ -1,5 +1,4 @@
 import DBusKit
-import LoopSupport
 
 /// PowerDevil's policy agent as Plasma 6.5+ serves it (shapes read in
 /// powerdevil's daemon/dbus/org.kde.Solid.PowerManagement.PolicyAgent.xml and
@@ -9,19 +8,19 @@ import LoopSupport
 /// a `PropertiesChanged` with an empty changed map and the names invalidated.
 /// Types: 1 = InterruptSession (what "sleep"), 4 = ChangeScreenSettings ("idle").
 /// `listsInhibitions: false` is PowerDevil before 6.5: no such property.
-final class FakePolicyAgent: FakeBusProgram {
-    static let path = "/org/kde/Solid/PowerManagement/PolicyAgent"
-    static let interface = "org.kde.Solid.PowerManagement.PolicyAgent"
-    let listsInhibitions: Bool
-    private(set) var held: [(cookie: UInt32, what: String, who: String, why: String)] = []
+public final class FakePolicyAgent: FakeBusProgram {
+    public static let path = "/org/kde/Solid/PowerManagement/PolicyAgent"
+    public static let interface = "org.kde.Solid.PowerManagement.PolicyAgent"
+    public let listsInhibitions: Bool
+    public private(set) var held: [(cookie: UInt32, what: String, who: String, why: String)] = []
     private var serial: UInt32 = 0
 
-    init(listsInhibitions: Bool = true) {
+    public init(listsInhibitions: Bool = true) {
         self.listsInhibitions = listsInhibitions
         super.init(busName: "org.kde.Solid.PowerManagement.PolicyAgent")
     }
 
-    override func makeObjects() -> [ExportedObject] {
+    override public func makeObjects() -> [ExportedObject] {
         held = []
         let list = { [unowned self] () -> DBusValue in
             .array(element: "(ssssu)", held.map { .structure([.string($0.what), .string($0.who), .string($0.why), .string("block"), .uint32(3)]) })
@@ -62,14 +61,14 @@ final class FakePolicyAgent: FakeBusProgram {
 /// org.freedesktop.PowerManagement.Inhibit.xml, powerdevilfdoconnector.cpp):
 /// `org.freedesktop.PowerManagement.Inhibit` at `/org/freedesktop/PowerManagement/Inhibit`,
 /// `HasInhibit() → b` and the `HasInhibitChanged(b)` signal.
-final class FakeFdoInhibit: FakeBusProgram {
-    static let path = "/org/freedesktop/PowerManagement/Inhibit"
-    static let interface = "org.freedesktop.PowerManagement.Inhibit"
-    var inhibited = false
+public final class FakeFdoInhibit: FakeBusProgram {
+    public static let path = "/org/freedesktop/PowerManagement/Inhibit"
+    public static let interface = "org.freedesktop.PowerManagement.Inhibit"
+    public var inhibited = false
 
-    init() { super.init(busName: "org.freedesktop.PowerManagement.Inhibit") }
+    public init() { super.init(busName: "org.freedesktop.PowerManagement.Inhibit") }
 
-    override func makeObjects() -> [ExportedObject] {
+    override public func makeObjects() -> [ExportedObject] {
         [ExportedObject(path: ObjectPath(Self.path), interfaces: [
             Interface(Self.interface, doc: "Inhibit.", methods: [
                 Method("HasInhibit", out: [Argument("has_inhibit", "b")], doc: "Has.") { [unowned self] _ in [.bool(inhibited)] },
@@ -77,7 +76,7 @@ final class FakeFdoInhibit: FakeBusProgram {
         ])]
     }
 
-    func set(_ on: Bool) {
+    public func set(_ on: Bool) {
         inhibited = on
         object(Self.path)?.emit(InterfaceName(Self.interface), "HasInhibitChanged", [.bool(on)])
     }
