@@ -26,10 +26,7 @@ extension PrivacyWatchTests {
             screenSaver = mock
         }, steps: {
             step("Plasma: do not disturb")
-            try rig.desktop.sync { plasma.setInhibited(true) }
-            try waitProperty(service, "DoNotDisturb", "b true")
-            try rig.desktop.sync { plasma.setInhibited(false) }
-            try waitProperty(service, "DoNotDisturb", "b false")
+            try onAndOff(service, "DoNotDisturb", "b true", "b false") { on in try rig.desktop.sync { plasma.setInhibited(on) } }
             step("Plasma: a video holds the screen on")
             let (name, path, interface) = ("org.kde.Solid.PowerManagement.PolicyAgent", FakePolicyAgent.path, FakePolicyAgent.interface)
             let added = try service.busctl(["call", name, path, interface, "AddInhibition", "uss", "4", "vlc", "Playing"])
@@ -58,15 +55,9 @@ extension PrivacyWatchTests {
             for fake in [xfconf, inhibit] as [FakeBusProgram] { try fake.appear(on: rig.desktop, address: service.bus.address) }
         }, steps: {
             step("XFCE: do not disturb")
-            try rig.desktop.sync { xfconf.setDND(true) }
-            try waitProperty(service, "DoNotDisturbSource", "s \"xfce\"")
-            try rig.desktop.sync { xfconf.setDND(false) }
-            try waitProperty(service, "DoNotDisturb", "b false")
+            try onAndOff(service, "DoNotDisturbSource", "s \"xfce\"", "s \"\"") { on in try rig.desktop.sync { xfconf.setDND(on) } }
             step("XFCE: an inhibitor")
-            try rig.desktop.sync { inhibit.set(true) }
-            try waitProperty(service, "Busy", "b true", prefix: true)
-            try rig.desktop.sync { inhibit.set(false) }
-            try waitProperty(service, "Busy", "b false", prefix: true)
+            try onAndOff(service, "Busy", "b true", "b false") { on in try rig.desktop.sync { inhibit.set(on) } }
         })
     }
 
@@ -87,10 +78,7 @@ extension PrivacyWatchTests {
             step("sway: its idle notifications")
             try service.waitLogged(WaylandIdleServiceTests.watching)
             step("sway: do not disturb of swaync")
-            try rig.desktop.sync { swaync.setDND(true) }
-            try waitProperty(service, "DoNotDisturbSource", "s \"swaync\"")
-            try rig.desktop.sync { swaync.setDND(false) }
-            try waitProperty(service, "DoNotDisturb", "b false")
+            try onAndOff(service, "DoNotDisturbSource", "s \"swaync\"", "s \"\"") { on in try rig.desktop.sync { swaync.setDND(on) } }
         })
     }
 
@@ -109,16 +97,16 @@ extension PrivacyWatchTests {
         let rig = try DndDconfRig(desktop: desktop, shells: shells)
         defer { rig.stop() }
         let service = rig.service
-        func write(_ value: String) throws {
+        let write = { (value: String) in
             let r = try Subprocess.run(["dconf", "write", key, value], environment: service.environment)
-            guard r.status == 0 else { throw HarnessError("dconf write \(key) \(value): \(r)") }
+            guard r.status == 0 else { throw HarnessError("dconf write \(key): \(r)") }
         }
+        // As a session leaves it: the database there and dconf's service running (else icared would watch
+        // for the database's folder, and whether it sees the folder or the service first is a race).
+        try write(off)
         return try watchShort(service, steps: {
             step("\(desktop): do not disturb")
-            try write(on)
-            try waitProperty(service, "DoNotDisturb", "b true")
-            try write(off)
-            try waitProperty(service, "DoNotDisturb", "b false")
+            try onAndOff(service, "DoNotDisturb", "b true", "b false") { try write($0 ? on : off) }
         })
     }
 
@@ -139,6 +127,15 @@ extension PrivacyWatchTests {
             step("GSConnect: a reminder's ping")
             _ = try rig.phone.waitForPackets(type: "kdeconnect.ping", count: 1, timeout: 20)
         })
+    }
+
+    /// A desktop's switch turned on until `property` begins with `shown`, then off until it begins with `cleared`.
+    static func onAndOff(_ service: ServiceHarness, _ property: String, _ shown: String, _ cleared: String,
+                         _ set: (Bool) throws -> Void) throws {
+        try set(true)
+        try waitProperty(service, property, shown, prefix: true)
+        try set(false)
+        try waitProperty(service, property, cleared, prefix: true)
     }
 
     /// icared as installed started on `service`'s bus under watch: `prepare` puts the desktop's programs
