@@ -19,18 +19,40 @@ import TestSupport
     func theExtensionOnGnomeShell(_ release: DesktopRoot.Release) throws {
         let started = Date()
         let zip = release == .forky ? try ShellExtensionRig.releaseZip() : nil
+        do {
+            try Self.allSteps(release, zip: zip)
+        } catch let gone as ShellGone {
+            // GNOME Shell 50.5 once died mid-step by a segfault inside Mutter's cogl (software rendering, both
+            // cores loaded; docs/desktop-facts.md, "GNOME Shell 48 and 50, Plasma 6.3 and 6.7, run here in
+            // roots"): the steps run once more on a new Shell, and a second crash fails the test.
+            print("ShellExtensionRootTests: GNOME Shell \(release.gnomeShell) left the bus; all steps again on a new Shell:\n\(gone)")
+            try Self.allSteps(release, zip: zip)
+        }
+        print("ShellExtensionRootTests on GNOME Shell \(release.gnomeShell): \(Int(Date().timeIntervalSince(started))) s")
+    }
+
+    /// The Shell gone from its bus while a step ran: the step's error and the Shell's last words.
+    struct ShellGone: Error, CustomStringConvertible { let description: String }
+
+    /// Every step in order on a new Shell; a step that cannot go on throws with the end of the Shell's log.
+    static func allSteps(_ release: DesktopRoot.Release, zip: URL?) throws {
         let rig = try ShellExtensionRig(release, extensionZip: zip)
         defer { rig.stop() }
         let steps = ShellExtensionSteps(rig: rig, fromZip: zip != nil)
-        try steps.activeWithoutErrors()
-        try steps.menuActions()
-        try steps.icarectlShowsInTheTopBar()
-        try steps.icaredStoppedAndStartedAgain()
-        try steps.fiftyDisablesAndEnables()
-        try steps.oneRingWithTheAppIndicatorExtension()
-        try steps.preferencesFromTheMenu()
-        try steps.noErrorsInTheShellLog()
-        print("ShellExtensionRootTests on GNOME Shell \(release.gnomeShell): \(Int(Date().timeIntervalSince(started))) s")
+        do {
+            try steps.activeWithoutErrors()
+            try steps.menuActions()
+            try steps.icarectlShowsInTheTopBar()
+            try steps.icaredStoppedAndStartedAgain()
+            try steps.fiftyDisablesAndEnables()
+            try steps.oneRingWithTheAppIndicatorExtension()
+            try steps.preferencesFromTheMenu()
+            try steps.noErrorsInTheShellLog()
+        } catch {
+            let said = "\(error)\nthe Shell's log, its end:\n\(rig.shellLog.suffix(4000))"
+            if (try? rig.session.nameHasOwner("org.gnome.Shell")) == false { throw ShellGone(description: said) }
+            throw HarnessError(said)
+        }
     }
 }
 
